@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './infra/clock.ts';
+import { openDatabase, type Database } from './infra/database.ts';
+import { Metrics } from './infra/metrics.ts';
+import { openSharedStore, type SharedStore } from './infra/redis.ts';
+import { createServices, type Services } from './services/index.ts';
+import { PageTokens } from './services/pageTokens.ts';
+import { createGraphQL } from './transport/graphql/server.ts';
+import { createHttpServer } from './transport/http.ts';
+import { restRoutes } from './transport/rest/routes.ts';
+import type { RouteSpec } from './transport/rest/route.ts';
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+  database: Database;
+  store: SharedStore;
+  /** Listens on the configured port (0 picks a free one) and returns the bound URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, drains in-flight requests, then closes the database and Redis. */
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  config: Config;
+  clock?: Clock;
+  logStream?: DestinationStream;
+  /** Open infrastructure to use instead of the configured one (tests share their own). */
+  database?: Database;
+  store?: SharedStore;
+  /** Routes added after the /v1 table (tests exercise shared conventions with them). */
+  extraRoutes?: RouteSpec[];
+}
+
+export async function createApp(options: CreateAppOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock();
+  const database = options.database ?? (await openDatabase(config.database));
+  const store = options.store ?? (await openSharedStore(config.redis).catch(async (err) => {
+    await database.close();
+    throw err;
+  }));
+  const pageTokens = new PageTokens(await pageTokenSecret(config));
+  const services = createServices({ database, store, clock, pageTokens });
+  const metrics = new Metrics({ defaultMetrics: true });
+  const graphql = createGraphQL({
+    db: database.prisma,
+    services,
+    graphiql: config.env !== 'production',
+    onOperation: (req, label) => {
+      req.operationLabel = label;
+    },
+    onInternalError: (err) => http.log.error({ err }, 'unhandled GraphQL error'),
+  });
+
+  const http = await createHttpServer({
+    logLevel: config.logLevel,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
+    problemBaseUrl: config.problemBaseUrl,
+    metrics,
+    readiness: { database: () => database.ping(), redis: () => store.ping() },
+    routes: [...restRoutes(services), ...(options.extraRoutes ?? [])],
+    extra: (app) => graphql.register(app),
+  });
+  const ws = graphql.attachWebSocket(http.server);
+
+  let closing: Promise<void> | undefined;
+  return {
+    http,
+    services,
+    database,
+    store,
+    async listen() {
+      return http.listen({ port: config.http.port, host: config.http.host });
+    },
+    close() {
+      closing ??= (async () => {
+        await ws.close();
+        await http.close();
+        if (!options.store) await store.close();
+        if (!options.database) await database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Page tokens must survive restarts and be shared by every API process. Configured:
+ * PAGE_TOKEN_SECRET. Embedded mode keeps a generated one in DATA_DIR; otherwise a
+ * per-process secret is used (tokens then die with the process) and a warning is due.
+ */
+async function pageTokenSecret(config: Config): Promise<string> {
+  if (config.pageTokenSecret) return config.pageTokenSecret;
+  if (config.database.kind === 'postgres') return randomBytes(32).toString('hex');
+  const file = path.resolve(config.dataDir, 'page-token.secret');
+  const existing = await readFile(file, 'utf8').catch(() => undefined);
+  if (existing && existing.trim().length >= 32) return existing.trim();
+  const fresh = randomBytes(32).toString('hex');
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, fresh, { mode: 0o600 });
+  return fresh;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads, parsed once. The README's table
+ * is written from this list; nothing else in src/ reads process.env.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  DATA_DIR: z.string().default('./data'),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_KEY_PREFIX: z.string().default('sx:'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  PAGE_TOKEN_SECRET: z.string().min(32).optional(),
+  PROBLEM_BASE_URL: z.string().url().default('https://errors.spot.example/problems'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  http: { port: number; host: string; bodyLimitBytes: number; trustProxy: boolean; shutdownGraceMs: number };
+  database: { kind: 'postgres'; url: string; schema?: string } | { kind: 'pglite'; dataDir: string };
+  redis: { kind: 'redis'; url: string; keyPrefix: string } | { kind: 'memory'; keyPrefix: string };
+  logLevel: Env['LOG_LEVEL'];
+  /** Unset: a secret is kept in DATA_DIR (embedded mode) or made per process. */
+  pageTokenSecret?: string;
+  dataDir: string;
+  problemBaseUrl: string;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      trustProxy: e.TRUST_PROXY,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    },
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}) }
+      : { kind: 'pglite', dataDir: e.DATA_DIR },
+    redis: e.REDIS_URL
+      ? { kind: 'redis', url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX }
+      : { kind: 'memory', keyPrefix: e.REDIS_KEY_PREFIX },
+    logLevel: e.LOG_LEVEL,
+    ...(e.PAGE_TOKEN_SECRET ? { pageTokenSecret: e.PAGE_TOKEN_SECRET } : {}),
+    dataDir: e.DATA_DIR,
+    problemBaseUrl: e.PROBLEM_BASE_URL.replace(/\/$/, ''),
+  };
+}

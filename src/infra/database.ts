@@ -1,0 +1,134 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Config } from '../config.ts';
+import { applyMigrations, type SqlRunner } from './migrations.ts';
+
+export type Db = PrismaClient;
+
+/** The database as the rest of the service sees it, whichever engine is behind it. */
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly prisma: Db;
+  /** Runs a multi-statement script outside Prisma (migrations, test set-up). */
+  readonly sql: SqlRunner;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Apply pending migrations before returning (start-up and tests do). */
+  migrate?: boolean;
+  migrationsDir?: string;
+}
+
+export const DEFAULT_MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+
+export async function openDatabase(
+  config: Config['database'],
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
+  const db = config.kind === 'postgres' ? await openPostgres(config.url, config.schema) : await openPglite(config.dataDir);
+  if (options.migrate ?? true) {
+    try {
+      await applyMigrations(db.sql, options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
+  return db;
+}
+
+async function openPostgres(url: string, schema?: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    // Raw SQL (migrations, health checks) must land in the same schema as Prisma's queries.
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  if (schema) {
+    const client = await pool.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      client.release();
+    }
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : {}) });
+  return {
+    kind: 'postgres',
+    prisma,
+    sql: {
+      async exec(script) {
+        await pool.query(script);
+      },
+      async query<T>(text: string, params: unknown[] = []) {
+        const r = await pool.query(text, params);
+        return r.rows as T[];
+      },
+      async transaction(fn) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const out = await fn({
+            exec: async (s) => void (await client.query(s)),
+            query: async <T>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as T[],
+          });
+          await client.query('COMMIT');
+          return out;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const dir = path.resolve(dataDir, 'pglite');
+  await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  return {
+    kind: 'pglite',
+    prisma,
+    sql: {
+      async exec(script) {
+        await client.exec(script);
+      },
+      async query<T>(text: string, params: unknown[] = []) {
+        return (await client.query<T>(text, params)).rows;
+      },
+      async transaction(fn) {
+        return client.transaction((tx) =>
+          fn({
+            exec: async (s) => void (await tx.exec(s)),
+            query: async <T>(t: string, p: unknown[] = []) => (await tx.query<T>(t, p)).rows,
+          }),
+        );
+      },
+    },
+    async ping() {
+      await client.query('SELECT 1');
+    },
+    async close() {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of one server instance (its own registry, so tests can run several). */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'operation' | 'method' | 'status'>;
+  private readonly latency: Histogram<'operation' | 'method'>;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'Requests served, per operation and status',
+      labelNames: ['operation', 'method', 'status'],
+      registers: [this.registry],
+    });
+    this.latency = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request received to response sent, per operation',
+      labelNames: ['operation', 'method'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  observe(operation: string, method: string, status: number, seconds: number): void {
+    this.requests.inc({ operation, method, status: String(status) });
+    this.latency.observe({ operation, method }, seconds);
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

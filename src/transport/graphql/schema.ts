@@ -1,0 +1,6 @@
+import { builder } from './builder.ts';
+import './types/account.ts';
+import './types/serverInfo.ts';
+
+/** Every type module registers itself on the builder when imported above. */
+export const schema = builder.toSchema({ sortSchema: true });

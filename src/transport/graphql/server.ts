@@ -1,0 +1,154 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { ApiError } from '../../domain/errors.ts';
+import type { Db } from '../../infra/database.ts';
+import type { Services } from '../../services/index.ts';
+import type { GraphQLContext } from './context.ts';
+import { schema } from './schema.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+interface ServerContext {
+  req?: FastifyRequest;
+  reply?: FastifyReply;
+}
+
+export interface GraphQLDeps {
+  db: Db;
+  services: Services;
+  graphiql: boolean;
+  /** Called with the operation label once the document is known (for metrics). */
+  onOperation?: (req: FastifyRequest, label: string) => void;
+  /** Unexpected errors are masked for clients; this is where they are logged. */
+  onInternalError?: (err: unknown) => void;
+}
+
+/** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
+export function toGraphQLError(err: unknown): GraphQLError {
+  if (err instanceof GraphQLError && !(err.originalError instanceof ApiError)) {
+    return err.originalError ? toGraphQLError(err.originalError) : err;
+  }
+  const original = err instanceof GraphQLError ? err.originalError : err;
+  if (original instanceof ApiError) {
+    return new GraphQLError(original.message, {
+      extensions: {
+        code: original.code,
+        key: original.key,
+        status: original.status,
+        ...(original.violations.length > 0 ? { violations: original.violations } : {}),
+        ...original.extensions,
+      },
+    });
+  }
+  return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
+}
+
+/** The root fields an operation selects: a bounded label, unlike client-chosen names. */
+export function operationLabel(document: DocumentNode, operationName?: string | null): string {
+  const op = document.definitions.find(
+    (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return 'graphql';
+  const fields = op.selectionSet.selections
+    .filter((s) => s.kind === Kind.FIELD)
+    .map((s) => (s.kind === Kind.FIELD ? s.name.value : ''))
+    .sort();
+  return `graphql:${op.operation}:${fields.join(',')}`;
+}
+
+export function createGraphQL(deps: GraphQLDeps) {
+  const metricsPlugin: Plugin<GraphQLContext & ServerContext> = {
+    onExecute({ args }) {
+      const req = (args.contextValue as ServerContext).req;
+      if (req && deps.onOperation) deps.onOperation(req, operationLabel(args.document, args.operationName));
+    },
+  };
+
+  const yoga = createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: deps.graphiql,
+    landingPage: false,
+    logging: false,
+    maskedErrors: {
+      maskError: (err) => {
+        const masked = toGraphQLError(err);
+        if (masked.extensions.code === 'INTERNAL') deps.onInternalError?.(err);
+        return masked;
+      },
+    },
+    plugins: [metricsPlugin],
+    context: ({ req }) => ({
+      db: deps.db,
+      services: deps.services,
+      requestId: req?.id ?? 'ws',
+      ...(req ? { request: req } : {}),
+    }),
+  });
+
+  return {
+    yoga,
+    /** Serves GET/POST /graphql through Fastify so body limits, request ids and logs apply. */
+    register(app: FastifyInstance) {
+      app.route({
+        url: GRAPHQL_PATH,
+        method: ['GET', 'POST', 'OPTIONS'],
+        config: { operationId: 'graphql' },
+        handler: async (req, reply) => {
+          const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+          response.headers.forEach((value, key) => void reply.header(key, value));
+          reply.status(response.status);
+          reply.send(response.body);
+          return reply;
+        },
+      });
+    },
+    /** graphql-ws on the same path as HTTP; other upgrade paths are left to other handlers. */
+    attachWebSocket(server: Server) {
+      const wss = new WebSocketServer({ noServer: true });
+      const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if (new URL(req.url ?? '/', 'http://localhost').pathname !== GRAPHQL_PATH) return;
+        wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      };
+      server.on('upgrade', onUpgrade);
+      const disposable = useServer<Record<string, unknown>>(
+        {
+          execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
+          subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
+          onSubscribe: async (ctx, _id, params) => {
+            const enveloped = yoga.getEnveloped({ ...ctx, params });
+            const document = enveloped.parse(params.query);
+            const errors = enveloped.validate(enveloped.schema, document);
+            if (errors.length > 0) return errors;
+            return {
+              schema: enveloped.schema,
+              document,
+              operationName: params.operationName ?? null,
+              variableValues: params.variables ?? null,
+              contextValue: await enveloped.contextFactory(),
+              rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+            };
+          },
+        },
+        wss,
+      );
+      return {
+        async close() {
+          server.off('upgrade', onUpgrade);
+          for (const client of wss.clients) client.close(1001, 'server shutting down');
+          await disposable.dispose();
+        },
+      };
+    },
+  };
+}
+
+interface Enveloped {
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+}

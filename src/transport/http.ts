@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import type { z } from 'zod';
+import { ApiError } from '../domain/errors.ts';
+import type { Metrics } from '../infra/metrics.ts';
+import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
+import { registerRoutes, type RouteSpec } from './rest/route.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operationId?: string;
+  }
+  interface FastifyRequest {
+    /** Overrides the route's operation label in metrics (GraphQL sets its root fields). */
+    operationLabel?: string;
+  }
+}
+
+export interface HttpDeps {
+  logLevel: string;
+  logStream?: DestinationStream;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  problemBaseUrl: string;
+  metrics: Metrics;
+  /** Liveness of what the service needs: each check rejects when its dependency is down. */
+  readiness: Record<string, () => Promise<void>>;
+  routes: RouteSpec[];
+  /** Registers the non-/v1 transports (GraphQL) on the same server. */
+  extra?: (app: FastifyInstance) => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const READINESS_TIMEOUT_MS = 1000;
+
+/** Headers whose values are credentials: never written to a log line. */
+export const SECRET_HEADERS = ['authorization', 'x-api-signature', 'cookie', 'sec-websocket-protocol'];
+
+export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.logLevel,
+      redact: { paths: SECRET_HEADERS.map((h) => `req.headers["${h}"]`), censor: '[redacted]' },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    bodyLimit: deps.bodyLimitBytes,
+    trustProxy: deps.trustProxy,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
+    // reportInput tells a missing field from a mistyped one; inputs are never echoed back.
+    const result = (schema as z.ZodType).safeParse(data, { reportInput: true });
+    return result.success ? { value: result.data } : { error: validationError(result.error, httpPart ?? 'request') };
+  });
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Spot trading API', version: 'v1' },
+      components: {
+        securitySchemes: {
+          session: { type: 'http', scheme: 'bearer' },
+          apiKeyId: { type: 'apiKey', in: 'header', name: 'X-API-KEY-ID' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  // Responses finished while draining close their keep-alive connection, or close()
+  // would wait for the client to hang up.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = request.operationLabel ?? request.routeOptions.config.operationId ?? 'unmatched';
+    deps.metrics.observe(operation, request.method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler(async (err, request, reply) => {
+    const apiError = toApiError(err);
+    if (apiError.key === 'internal') request.log.error({ err }, 'unhandled error');
+    else request.log.info({ code: apiError.code, status: apiError.status }, 'request rejected');
+    return sendProblem(reply, apiError, deps.problemBaseUrl, request);
+  });
+
+  app.setNotFoundHandler(async (request, reply) =>
+    sendProblem(
+      reply,
+      new ApiError('not-found', `no route for ${request.method} ${request.url.split('?')[0]}`, { code: 'ROUTE_NOT_FOUND' }),
+      deps.problemBaseUrl,
+      request,
+    ),
+  );
+
+  app.get('/healthz', { config: { operationId: 'healthz' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { config: { operationId: 'readyz' }, schema: { hide: true } }, async (request, reply) => {
+    const checks = await runChecks(deps.readiness);
+    const ready = Object.values(checks).every((c) => c === 'ok');
+    if (ready) return { status: 'ok', checks };
+    return sendProblem(
+      reply,
+      new ApiError('unavailable', 'a dependency is not reachable', { code: 'NOT_READY', extensions: { checks } }),
+      deps.problemBaseUrl,
+      request,
+    );
+  });
+
+  app.get('/metrics', { config: { operationId: 'metrics' }, schema: { hide: true } }, async (_request, reply) => {
+    const { contentType, body } = await deps.metrics.render();
+    reply.header('content-type', contentType);
+    return body;
+  });
+
+  app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () => app.swagger());
+
+  registerRoutes(app, deps.routes);
+  deps.extra?.(app);
+  return app;
+}
+
+async function runChecks(checks: Record<string, () => Promise<void>>): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), READINESS_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([check(), timeout]);
+        return [name, 'ok'] as const;
+      } catch (err) {
+        return [name, err instanceof Error && err.message === 'timeout' ? 'timeout' : 'unreachable'] as const;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+function sendProblem(
+  reply: import('fastify').FastifyReply,
+  err: ApiError,
+  problemBaseUrl: string,
+  request: FastifyRequest,
+) {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply
+    .code(err.status)
+    .header('content-type', PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problemBody(err, problemBaseUrl, request.id)));
+}
