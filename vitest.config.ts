@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
