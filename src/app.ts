@@ -46,7 +46,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     throw err;
   }));
   const pageTokens = new PageTokens(await pageTokenSecret(config));
-  const services = createServices({ database, store, clock, pageTokens });
+  const services = createServices({ database, store, clock, pageTokens, auth: config.auth });
   const metrics = new Metrics({ defaultMetrics: true });
   const graphql = createGraphQL({
     db: database.prisma,
@@ -67,6 +67,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     metrics,
     readiness: { database: () => database.ping(), redis: () => store.ping() },
     routes: [...restRoutes(services), ...(options.extraRoutes ?? [])],
+    authenticator: services.authenticator,
     extra: (app) => graphql.register(app),
   });
   const ws = graphql.attachWebSocket(http.server);

@@ -18,6 +18,9 @@ const EnvSchema = z.object({
   PAGE_TOKEN_SECRET: z.string().min(32).optional(),
   PROBLEM_BASE_URL: z.string().url().default('https://errors.spot.example/problems'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
+  TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
+  SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -36,6 +39,7 @@ export interface Config {
   pageTokenSecret?: string;
   dataDir: string;
   problemBaseUrl: string;
+  auth: { sessionTtlSeconds: number; termsVersion: string; signInDomain: string };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -64,5 +68,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...(e.PAGE_TOKEN_SECRET ? { pageTokenSecret: e.PAGE_TOKEN_SECRET } : {}),
     dataDir: e.DATA_DIR,
     problemBaseUrl: e.PROBLEM_BASE_URL.replace(/\/$/, ''),
+    auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

@@ -17,6 +17,14 @@ export interface SharedStore {
   /** Event bus behind GraphQL subscriptions; Redis pub/sub fans out across processes. */
   readonly events: TypedEventTarget<CustomEvent>;
   ping(): Promise<void>;
+  /** Sets `key` only when absent, for `ttlMs`; true when this call set it (SET NX PX). */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Sets fields of a hash (HSET). */
+  hashSet(key: string, fields: Record<string, string>): Promise<void>;
+  /** Reads fields of a hash (HMGET); absent fields are undefined. */
+  hashGet(key: string, fields: string[]): Promise<(string | undefined)[]>;
+  /** Reads and clears a whole hash in one step (HGETALL + DEL in MULTI). */
+  hashTake(key: string): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,8 @@ export async function openSharedStore(
     maxRetriesPerRequest: 1,
     // Fail fast instead of queueing commands while disconnected: callers answer 503.
     enableOfflineQueue: false,
+    // Commands issued in the same tick share one round trip.
+    enableAutoPipelining: true,
     lazyConnect: true,
   };
   const command = new Redis(config.url, redisOptions);
@@ -56,18 +66,65 @@ export async function openSharedStore(
     async ping() {
       await command.ping();
     },
+    async setIfAbsent(key, value, ttlMs) {
+      return (await command.set(config.keyPrefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async hashSet(key, fields) {
+      await command.hset(config.keyPrefix + key, fields);
+    },
+    async hashGet(key, fields) {
+      if (fields.length === 0) return [];
+      return (await command.hmget(config.keyPrefix + key, ...fields)).map((v) => v ?? undefined);
+    },
+    async hashTake(key) {
+      const result = await command.multi().hgetall(config.keyPrefix + key).del(config.keyPrefix + key).exec();
+      const [err, value] = result?.[0] ?? [null, {}];
+      if (err) throw err;
+      return value as Record<string, string>;
+    },
     async close() {
       await Promise.allSettled([command.quit(), publisher.quit(), subscriber.quit()]);
     },
   };
 }
 
+/** One process's stand-in: the same semantics, kept in maps; expiry is checked on read. */
 function memoryStore(keyPrefix: string): SharedStore {
+  const values = new Map<string, { value: string; expiresAt: number }>();
+  const hashes = new Map<string, Map<string, string>>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [k, v] of values) if (v.expiresAt <= now) values.delete(k);
+  }, 10_000);
+  sweep.unref();
   return {
     kind: 'memory',
     keyPrefix,
     events: new EventTarget() as TypedEventTarget<CustomEvent>,
     async ping() {},
-    async close() {},
+    async setIfAbsent(key, value, ttlMs) {
+      const now = Date.now();
+      const existing = values.get(key);
+      if (existing && existing.expiresAt > now) return false;
+      values.set(key, { value, expiresAt: now + ttlMs });
+      return true;
+    },
+    async hashSet(key, fields) {
+      const hash = hashes.get(key) ?? new Map<string, string>();
+      for (const [f, v] of Object.entries(fields)) hash.set(f, v);
+      hashes.set(key, hash);
+    },
+    async hashGet(key, fields) {
+      const hash = hashes.get(key);
+      return fields.map((f) => hash?.get(f));
+    },
+    async hashTake(key) {
+      const hash = hashes.get(key);
+      hashes.delete(key);
+      return Object.fromEntries(hash ?? []);
+    },
+    async close() {
+      clearInterval(sweep);
+    },
   };
 }

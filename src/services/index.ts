@@ -1,8 +1,13 @@
+import { createAuthenticator } from '../auth/authenticate.ts';
+import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { PageTokens } from './pageTokens.ts';
+import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
+import { createTermsService } from './terms.ts';
+import { createWalletAuthService } from './walletAuth.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
 export interface ServiceDeps {
@@ -10,11 +15,25 @@ export interface ServiceDeps {
   store: SharedStore;
   clock: Clock;
   pageTokens: PageTokens;
+  auth: Config['auth'];
 }
 
 export function createServices(deps: ServiceDeps) {
+  const db = deps.database.prisma;
+  const { clock, store, pageTokens } = deps;
+  const authenticator = createAuthenticator({ db, store, clock });
+  const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion });
   return {
-    system: createSystemService({ clock: deps.clock }),
+    authenticator,
+    system: createSystemService({ clock }),
+    walletAuth: createWalletAuthService({
+      db,
+      clock,
+      sessionTtlSeconds: deps.auth.sessionTtlSeconds,
+      signInDomain: deps.auth.signInDomain,
+    }),
+    terms,
+    subaccounts: createSubaccountService({ db, clock, pageTokens }),
   };
 }
 

@@ -90,3 +90,26 @@ export function toPage<Row>(
   const items = rows.slice(0, limit);
   return { items, nextPageToken: tokens.encode(binding, cursorOf(items[items.length - 1] as Row)) };
 }
+
+/** Cursor of lists ordered newest created first (createdAt desc, id desc). */
+export interface NewestFirstCursor {
+  createdAt: string;
+  id: string;
+  [key: string]: string;
+}
+
+export function newestFirstCursor(row: { createdAt: Date; id: bigint }): NewestFirstCursor {
+  return { createdAt: row.createdAt.toISOString(), id: row.id.toString() };
+}
+
+/**
+ * Rows strictly after the cursor in (createdAt desc, id desc) order. Services set
+ * createdAt from their clock (millisecond precision), so the cursor's time is exact.
+ */
+export function afterNewestFirst(cursor: NewestFirstCursor | undefined) {
+  if (!cursor) return {};
+  const createdAt = new Date(cursor.createdAt);
+  return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: BigInt(cursor.id) } }] };
+}
+
+export const NEWEST_FIRST = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];

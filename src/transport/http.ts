@@ -3,6 +3,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import secureJson from 'secure-json-parse';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { z } from 'zod';
 import { ApiError } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
@@ -29,6 +31,7 @@ export interface HttpDeps {
   /** Liveness of what the service needs: each check rejects when its dependency is down. */
   readiness: Record<string, () => Promise<void>>;
   routes: RouteSpec[];
+  authenticator: Authenticator;
   /** Registers the non-/v1 transports (GraphQL) on the same server. */
   extra?: (app: FastifyInstance) => void;
 }
@@ -65,6 +68,22 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     return result.success ? { value: result.data } : { error: validationError(result.error, httpPart ?? 'request') };
   });
   app.setSerializerCompiler(serializerCompiler);
+
+  // JSON bodies are kept verbatim as well as parsed: API-key signatures cover the raw text.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text === '') {
+      done(Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }));
+      return;
+    }
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      done(Object.assign(err as Error, { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }));
+    }
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -136,7 +155,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
 
   app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () => app.swagger());
 
-  registerRoutes(app, deps.routes);
+  registerRoutes(app, deps.routes, deps.authenticator);
   deps.extra?.(app);
   return app;
 }

@@ -15,6 +15,7 @@ const fixtures = [
     method: 'POST',
     url: '/v1/fixture/echo',
     summary: 'echoes a parsed body',
+    auth: 'public',
     body: z.strictObject({
       name: z.string().min(1).max(64),
       qty: int64(),
@@ -30,6 +31,7 @@ const fixtures = [
     method: 'GET',
     url: '/v1/fixture/list',
     summary: 'reads a bounded query',
+    auth: 'public',
     query: z.strictObject({ limit: queryInt(1, 500).optional() }),
     handler: async ({ query }) => ({ limit: query.limit ?? 100 }),
   }),
@@ -38,6 +40,7 @@ const fixtures = [
     method: 'GET',
     url: '/v1/fixture/missing/:id',
     summary: 'always not found',
+    auth: 'public',
     params: z.object({ id: z.string() }),
     handler: async ({ params }) => {
       throw new ApiError('not-found', `thing ${params.id} not found`, { code: 'THING_NOT_FOUND' });
@@ -48,6 +51,7 @@ const fixtures = [
     method: 'GET',
     url: '/v1/fixture/broken',
     summary: 'fails unexpectedly',
+    auth: 'public',
     handler: async () => {
       throw new Error('database password is hunter2');
     },

@@ -16,6 +16,7 @@ describe('graceful shutdown', () => {
           method: 'GET',
           url: '/v1/fixture/slow',
           summary: 'waits for the test',
+          auth: 'public',
           handler: async () => {
             entered();
             await gate;

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { Caller } from '../../auth/caller.ts';
+import type { Authenticator } from '../../auth/authenticate.ts';
+import { ApiError } from '../../domain/errors.ts';
+
+/** `public`: no credentials needed (any sent are still checked); `caller`: a session or API key. */
+export type AuthMode = 'public' | 'caller';
 
 /**
  * One /v1 operation: its stable id (the spec's name, used for metrics and OpenAPI),
@@ -10,11 +16,13 @@ export interface RouteSpec<
   B extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
+  A extends AuthMode = AuthMode,
 > {
   operationId: string;
   method: HTTPMethods;
   url: string;
   summary: string;
+  auth: A;
   body?: B;
   query?: Q;
   params?: P;
@@ -23,23 +31,27 @@ export interface RouteSpec<
   successStatus?: number;
   handler(
     input: { body: z.output<B>; query: z.output<Q>; params: z.output<P> },
-    ctx: RequestContext,
+    ctx: RequestContext<A>,
   ): Promise<unknown>;
 }
 
-export interface RequestContext {
+export interface RequestContext<A extends AuthMode = AuthMode> {
   requestId: string;
   ip: string;
+  caller: A extends 'caller' ? Caller : Caller | undefined;
   request: FastifyRequest;
 }
 
-export function defineRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
-  spec: RouteSpec<B, Q, P>,
-): RouteSpec {
+export function defineRoute<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+  A extends AuthMode = 'caller',
+>(spec: RouteSpec<B, Q, P, A>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 
-export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void {
+export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], authenticator: Authenticator): void {
   for (const route of routes) {
     app.route({
       method: route.method,
@@ -48,19 +60,49 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
       schema: {
         operationId: route.operationId,
         summary: route.summary,
+        ...(route.auth === 'caller' ? { security: [{ session: [] }, { apiKeyId: [] }] } : {}),
         ...(route.body ? { body: route.body } : {}),
         ...(route.query ? { querystring: route.query } : {}),
         ...(route.params ? { params: route.params } : {}),
         ...(route.response ? { response: { [route.successStatus ?? 200]: route.response } } : {}),
       },
+      // Credentials are checked before the body is validated: a stranger learns nothing
+      // about an operation's schema.
+      preValidation: async (request) => {
+        const caller = await authenticator.authenticate(authRequestOf(request));
+        if (!caller && route.auth === 'caller') {
+          throw new ApiError('unauthenticated', 'this operation needs a session token or a signed API key request', {
+            code: 'CREDENTIALS_REQUIRED',
+          });
+        }
+        request.caller = caller;
+      },
       handler: async (request, reply) => {
         const out = await route.handler(
           { body: request.body, query: request.query, params: request.params } as never,
-          { requestId: request.id, ip: request.ip, request },
+          { requestId: request.id, ip: request.ip, caller: request.caller as Caller, request },
         );
         reply.code(route.successStatus ?? 200);
         return out;
       },
     });
+  }
+}
+
+export function authRequestOf(request: FastifyRequest) {
+  return {
+    method: request.method,
+    target: request.raw.url ?? request.url,
+    headers: request.headers,
+    rawBody: request.rawBody ?? '',
+    ip: request.ip,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+    /** The body exactly as received: what API-key signatures cover. */
+    rawBody?: string;
   }
 }

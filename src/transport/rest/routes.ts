@@ -1,10 +1,11 @@
 import type { Services } from '../../services/index.ts';
 import type { RouteSpec } from './route.ts';
+import { authRoutes } from './routes/auth.ts';
 
 /**
- * The /v1 route table: one line per operation of the spec, each a single service call.
- * Operations arrive with the issues that deliver them.
+ * The /v1 route table: one entry per operation of the spec, each a single service call,
+ * grouped by resource in routes/.
  */
-export function restRoutes(_services: Services): RouteSpec[] {
-  return [];
+export function restRoutes(services: Services): RouteSpec[] {
+  return [...authRoutes(services)];
 }

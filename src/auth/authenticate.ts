@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { ApiError } from '../domain/errors.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Db } from '../infra/database.ts';
+import type { SharedStore } from '../infra/redis.ts';
+import type { ApiKeyCaller, Caller, Permission, SessionCaller } from './caller.ts';
+import { ipAllowed } from './ipWhitelist.ts';
+import { ed25519PublicKeyObject, signingString, verifyEd25519 } from './signature.ts';
+
+/** What authentication needs of a request, whichever transport carried it. */
+export interface AuthRequest {
+  method: string;
+  /** The request target exactly as sent: path and query. */
+  target: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  ip: string;
+}
+
+export interface AuthenticatorOptions {
+  db: Db;
+  store: SharedStore;
+  clock: Clock;
+  /** Accepted distance between X-API-TIMESTAMP and the server clock. */
+  skewMs?: number;
+  /** How long a loaded key may be reused before it is read again. */
+  keyCacheMs?: number;
+}
+
+export const LAST_USED_HASH = 'apikey:lastUsed';
+export const SESSION_TOKEN_PREFIX = 'st_';
+
+const KEY_ID = /^ak_[0-9a-f]{32}$/;
+const TIMESTAMP = /^[0-9]{1,16}$/;
+const BASE64_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
+
+interface CachedKey {
+  loadedAt: number;
+  row: {
+    id: bigint;
+    keyId: string;
+    rootAccountId: bigint;
+    rootPublicId: string;
+    subaccountId: bigint | null;
+    status: string;
+    expiresAt: Date | null;
+    ipWhitelist: string[];
+    permissions: Permission[];
+  };
+  publicKey: KeyObject;
+}
+
+const unauthenticated = (code: string, detail: string) => new ApiError('unauthenticated', detail, { code });
+
+export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash('sha256').update(text).digest());
+}
+
+export function createAuthenticator(options: AuthenticatorOptions) {
+  const { db, store, clock } = options;
+  const skewMs = options.skewMs ?? 30_000;
+  const keyCacheMs = options.keyCacheMs ?? 1_000;
+  const keys = new Map<string, CachedKey>();
+
+  async function loadKey(keyId: string): Promise<CachedKey | undefined> {
+    const now = Date.now();
+    const cached = keys.get(keyId);
+    if (cached && now - cached.loadedAt < keyCacheMs) return cached;
+    const row = await db.apiKey.findUnique({
+      where: { keyId },
+      include: { policy: { select: { permissions: true } }, rootAccount: { select: { publicId: true } } },
+    });
+    if (!row) {
+      keys.delete(keyId);
+      return undefined;
+    }
+    const entry: CachedKey = {
+      loadedAt: now,
+      row: {
+        id: row.id,
+        keyId: row.keyId,
+        rootAccountId: row.rootAccountId,
+        rootPublicId: row.rootAccount.publicId,
+        subaccountId: row.subaccountId,
+        status: row.status,
+        expiresAt: row.expiresAt,
+        ipWhitelist: row.ipWhitelist,
+        permissions: row.policy?.permissions ?? [],
+      },
+      publicKey: ed25519PublicKeyObject(row.publicKeyEd25519),
+    };
+    keys.set(keyId, entry);
+    return entry;
+  }
+
+  async function authenticateApiKey(req: AuthRequest, keyId: string, timestamp: string, signature: string): Promise<ApiKeyCaller> {
+    if (!TIMESTAMP.test(timestamp)) throw unauthenticated('INVALID_TIMESTAMP', 'X-API-TIMESTAMP must be epoch milliseconds');
+    const now = clock.now().getTime();
+    if (Math.abs(now - Number(timestamp)) > skewMs) {
+      throw unauthenticated('TIMESTAMP_OUT_OF_WINDOW', `X-API-TIMESTAMP is more than ${skewMs / 1000} s from the server clock`);
+    }
+    if (!KEY_ID.test(keyId)) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    const key = await loadKey(keyId);
+    if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    const message = Buffer.from(signingString(timestamp, req.method, req.target, req.rawBody), 'utf8');
+    if (!BASE64_SIGNATURE.test(signature) || !verifyEd25519(key.publicKey, message, Buffer.from(signature, 'base64'))) {
+      throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
+    }
+    if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
+    if (key.row.expiresAt && key.row.expiresAt.getTime() <= now) {
+      throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
+    }
+    // Both writes go out in the same Redis round trip (auto-pipelining).
+    const [fresh] = await Promise.all([
+      store.setIfAbsent(`sig:${signature}`, '1', 2 * skewMs + 1_000),
+      store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }),
+    ]);
+    if (!fresh) throw unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
+    if (!ipAllowed(req.ip, key.row.ipWhitelist)) {
+      throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
+    }
+    return {
+      kind: 'apiKey',
+      rootAccountId: key.row.rootAccountId,
+      rootPublicId: key.row.rootPublicId,
+      keyId,
+      keyDbId: key.row.id,
+      ...(key.row.subaccountId !== null ? { subaccountId: key.row.subaccountId } : {}),
+      permissions: new Set(key.row.permissions),
+    };
+  }
+
+  async function authenticateSession(token: string): Promise<SessionCaller> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+    const session = await db.session.findUnique({
+      where: { tokenHash: sha256(token) },
+      include: { account: { select: { publicId: true, kind: true } } },
+    });
+    const now = clock.now();
+    if (!session || session.revokedAt || session.expiresAt <= now || session.account.kind !== 'ROOT') {
+      throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+    }
+    return { kind: 'session', rootAccountId: session.accountId, rootPublicId: session.account.publicId, sessionId: session.id };
+  }
+
+  return {
+    /** The caller, or undefined when the request carries no credentials at all. */
+    async authenticate(req: AuthRequest): Promise<Caller | undefined> {
+      const h = (name: string) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      const authorization = h('authorization');
+      const keyId = h('x-api-key-id');
+      const timestamp = h('x-api-timestamp');
+      const signature = h('x-api-signature');
+      const anyKeyHeader = keyId !== undefined || timestamp !== undefined || signature !== undefined;
+      if (authorization !== undefined && anyKeyHeader) {
+        throw unauthenticated('AMBIGUOUS_CREDENTIALS', 'send either a session token or API key headers, not both');
+      }
+      if (anyKeyHeader) {
+        if (keyId === undefined || timestamp === undefined || signature === undefined) {
+          throw unauthenticated('INCOMPLETE_SIGNATURE', 'X-API-KEY-ID, X-API-TIMESTAMP and X-API-SIGNATURE go together');
+        }
+        return authenticateApiKey(req, keyId, timestamp, signature);
+      }
+      if (authorization !== undefined) {
+        const match = /^Bearer ([A-Za-z0-9_-]{1,256})$/.exec(authorization);
+        if (!match) throw unauthenticated('INVALID_SESSION', 'Authorization must be "Bearer <sessionToken>"');
+        return authenticateSession(match[1] as string);
+      }
+      return undefined;
+    },
+    /** Drops a key from this process's cache after it changes (revocation takes effect at once). */
+    forgetKey(keyId: string) {
+      keys.delete(keyId);
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

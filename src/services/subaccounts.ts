@@ -1,0 +1,65 @@
+import type { Caller } from '../auth/caller.ts';
+import { invalidArgument } from '../domain/errors.ts';
+import { newPublicId } from '../domain/ids.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Db } from '../infra/database.ts';
+import { requirePermission, requireSession } from './access.ts';
+import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
+
+export const SUBACCOUNT_LABEL_MAX = 64;
+export const MAX_SUBACCOUNTS = 200;
+
+export interface SubaccountView {
+  subaccountId: string;
+  label: string;
+  createdAt: Date;
+}
+
+function view(row: { publicId: string; label: string | null; createdAt: Date }): SubaccountView {
+  return { subaccountId: row.publicId, label: row.label ?? '', createdAt: row.createdAt };
+}
+
+/** Subaccounts of a root account: separate balances and books under one owner. */
+export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens: PageTokens }) {
+  const { db, clock, pageTokens } = deps;
+  return {
+    async createSubaccount(caller: Caller, input: { label: string }) {
+      requireSession(caller);
+      const label = input.label.trim();
+      if (label.length < 1 || label.length > SUBACCOUNT_LABEL_MAX) {
+        throw invalidArgument('label', `must be 1 to ${SUBACCOUNT_LABEL_MAX} characters`, 'length');
+      }
+      const count = await db.account.count({ where: { rootAccountId: caller.rootAccountId, kind: 'SUBACCOUNT' } });
+      if (count >= MAX_SUBACCOUNTS) {
+        throw invalidArgument('label', `an account may have at most ${MAX_SUBACCOUNTS} subaccounts`, 'max-subaccounts');
+      }
+      const row = await db.account.create({
+        data: { publicId: newPublicId(), kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId, label, createdAt: clock.now() },
+      });
+      return { subaccount: view(row) };
+    },
+
+    /** Newest first. A subaccount-scoped key sees only its own subaccount. */
+    async listSubaccounts(caller: Caller, input: { limit?: number; pageToken?: string }) {
+      requirePermission(caller, 'READ');
+      const limit = input.limit ?? 100;
+      const scoped = caller.kind === 'apiKey' ? caller.subaccountId : undefined;
+      const binding = { operation: 'listSubaccounts', caller: caller.rootPublicId, filters: { scoped: scoped ?? null } };
+      const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);
+      const rows = await db.account.findMany({
+        where: {
+          rootAccountId: caller.rootAccountId,
+          kind: 'SUBACCOUNT',
+          ...(scoped !== undefined ? { id: scoped } : {}),
+          ...afterNewestFirst(cursor),
+        },
+        orderBy: NEWEST_FIRST,
+        take: limit + 1,
+      });
+      const page = toPage(rows, limit, pageTokens, binding, newestFirstCursor);
+      return { subaccounts: page.items.map(view), nextPageToken: page.nextPageToken };
+    },
+  };
+}
+
+export type SubaccountService = ReturnType<typeof createSubaccountService>;

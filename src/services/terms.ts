@@ -1,0 +1,57 @@
+import type { Caller } from '../auth/caller.ts';
+import { ApiError, invalidArgument } from '../domain/errors.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Db } from '../infra/database.ts';
+import { actorLabel } from '../auth/caller.ts';
+import { requireSession } from './access.ts';
+
+/** Terms of service: one current version; operations of spec 5.4 need it accepted. */
+export function createTermsService(deps: { db: Db; clock: Clock; currentVersion: string }) {
+  const { db, clock, currentVersion } = deps;
+  return {
+    currentVersion,
+
+    async getTerms(caller: Caller) {
+      const root = await db.account.findUniqueOrThrow({
+        where: { id: caller.rootAccountId },
+        select: { acceptedTermsVersion: true },
+      });
+      return { currentVersion, acceptedVersion: root.acceptedTermsVersion ?? '' };
+    },
+
+    async acceptTerms(caller: Caller, input: { version: string }) {
+      requireSession(caller);
+      if (input.version !== currentVersion) {
+        throw invalidArgument('version', `is not the current terms version (${currentVersion})`, 'current-terms-version');
+      }
+      const now = clock.now();
+      await db.$transaction([
+        db.termsAcceptance.upsert({
+          where: { accountId_version: { accountId: caller.rootAccountId, version: currentVersion } },
+          update: {},
+          create: { accountId: caller.rootAccountId, version: currentVersion, acceptedAt: now, actor: actorLabel(caller) },
+        }),
+        db.account.update({
+          where: { id: caller.rootAccountId },
+          data: { acceptedTermsVersion: currentVersion, acceptedTermsAt: now },
+        }),
+      ]);
+      return { currentVersion, acceptedVersion: currentVersion };
+    },
+
+    /** Spec 5.4: the acting caller's root account must have accepted the current version. */
+    async requireAccepted(caller: Caller) {
+      const root = await db.account.findUniqueOrThrow({
+        where: { id: caller.rootAccountId },
+        select: { acceptedTermsVersion: true },
+      });
+      if (root.acceptedTermsVersion !== currentVersion) {
+        throw new ApiError('permission-denied', `the current terms (${currentVersion}) must be accepted first`, {
+          code: 'TERMS_NOT_ACCEPTED',
+        });
+      }
+    },
+  };
+}
+
+export type TermsService = ReturnType<typeof createTermsService>;

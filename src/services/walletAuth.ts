@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { getAddress, isAddress, verifyMessage } from 'viem';
+import { sha256, SESSION_TOKEN_PREFIX } from '../auth/authenticate.ts';
+import type { Caller } from '../auth/caller.ts';
+import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { newPublicId } from '../domain/ids.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Db } from '../infra/database.ts';
+
+export interface WalletAuthDeps {
+  db: Db;
+  clock: Clock;
+  sessionTtlSeconds: number;
+  signInDomain: string;
+}
+
+export const NONCE_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * Sign-in with an EVM wallet (our choice where spec 5.8 is silent): the server issues a
+ * single-use EIP-4361-style message, the wallet signs it with personal_sign (EIP-191),
+ * and a valid signature opens a session. The first sign-in of an address creates its
+ * root account.
+ */
+export function createWalletAuthService(deps: WalletAuthDeps) {
+  const { db, clock } = deps;
+
+  function checksummed(address: string, fieldPath = 'address'): string {
+    if (!isAddress(address, { strict: false })) {
+      throw invalidArgument(fieldPath, 'must be a 0x-prefixed 20-byte EVM address', 'evm-address');
+    }
+    if (address !== address.toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase() && !isAddress(address, { strict: true })) {
+      throw invalidArgument(fieldPath, 'has an invalid EIP-55 checksum', 'evm-checksum');
+    }
+    return getAddress(address);
+  }
+
+  return {
+    async createNonce(input: { address: string }) {
+      const address = checksummed(input.address);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
+      const nonce = randomBytes(16).toString('hex');
+      const message = [
+        `${deps.signInDomain} wants you to sign in with your Ethereum account:`,
+        address,
+        '',
+        'Sign in to the spot exchange. This request will not trigger a blockchain transaction or cost any gas.',
+        '',
+        `URI: https://${deps.signInDomain}`,
+        'Version: 1',
+        'Chain ID: 1',
+        `Nonce: ${nonce}`,
+        `Issued At: ${now.toISOString()}`,
+        `Expiration Time: ${expiresAt.toISOString()}`,
+      ].join('\n');
+      await db.walletNonce.create({ data: { nonce, address: address.toLowerCase(), message, expiresAt } });
+      return { nonce, message, expiresAt };
+    },
+
+    async login(input: { address: string; message: string; signature: string }) {
+      const address = checksummed(input.address);
+      if (!/^0x[0-9a-fA-F]{130}$/.test(input.signature)) {
+        throw invalidArgument('signature', 'must be a 65-byte 0x hex signature', 'evm-signature');
+      }
+      const nonce = /\nNonce: ([0-9a-f]{32})\n/.exec(input.message)?.[1];
+      const rejected = () => new ApiError('unauthenticated', 'sign-in message is unknown, expired or already used', { code: 'INVALID_SIGN_IN' });
+      if (!nonce) throw rejected();
+      const issued = await db.walletNonce.findUnique({ where: { nonce } });
+      const now = clock.now();
+      if (!issued || issued.message !== input.message || issued.address !== address.toLowerCase() || issued.usedAt || issued.expiresAt <= now) {
+        throw rejected();
+      }
+      const valid = await verifyMessage({
+        address: address as `0x${string}`,
+        message: input.message,
+        signature: input.signature as `0x${string}`,
+      }).catch(() => false);
+      if (!valid) throw new ApiError('unauthenticated', 'the signature is not the address’s', { code: 'INVALID_SIGNATURE' });
+
+      const token = `${SESSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+      const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
+      const account = await db.$transaction(async (tx) => {
+        // Consuming the nonce is the single-use guarantee: only one login can flip usedAt.
+        const consumed = await tx.walletNonce.updateMany({ where: { id: issued.id, usedAt: null }, data: { usedAt: now } });
+        if (consumed.count !== 1) throw rejected();
+        const root = await tx.account.upsert({
+          where: { walletAddress: address.toLowerCase() },
+          update: {},
+          create: { publicId: newPublicId(), kind: 'ROOT', walletAddress: address.toLowerCase() },
+          select: { id: true, publicId: true },
+        });
+        await tx.session.create({ data: { tokenHash: sha256(token), accountId: root.id, expiresAt } });
+        return root;
+      });
+      return { sessionToken: token, rootAccountId: account.publicId, expiresAt };
+    },
+
+    async logout(caller: Caller) {
+      if (caller.kind !== 'session') {
+        throw new ApiError('permission-denied', 'only a session can be logged out', { code: 'SESSION_REQUIRED' });
+      }
+      await db.session.update({ where: { id: caller.sessionId }, data: { revokedAt: clock.now() } });
+      return {};
+    },
+  };
+}
+
+export type WalletAuthService = ReturnType<typeof createWalletAuthService>;
