@@ -15,6 +15,8 @@ import { createHttpServer } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
 import type { RouteSpec } from './transport/rest/route.ts';
 
+const LAST_USED_FLUSH_MS = 30_000;
+
 export interface App {
   http: FastifyInstance;
   services: Services;
@@ -72,6 +74,12 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   });
   const ws = graphql.attachWebSocket(http.server);
 
+  // API keys' last-use times travel through the shared store; the database catches up here.
+  const flushLastUsed = () =>
+    services.apiKeys.flushLastUsed().catch((err: unknown) => http.log.warn({ err }, 'lastUsedAt flush failed'));
+  const flushTimer = setInterval(flushLastUsed, LAST_USED_FLUSH_MS);
+  flushTimer.unref();
+
   let closing: Promise<void> | undefined;
   return {
     http,
@@ -83,8 +91,10 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     },
     close() {
       closing ??= (async () => {
+        clearInterval(flushTimer);
         await ws.close();
         await http.close();
+        await flushLastUsed();
         if (!options.store) await store.close();
         if (!options.database) await database.close();
       })();

@@ -16,7 +16,7 @@ export function normalizeCidr(entry: string): string | undefined {
   const parsed = parseCidr(entry.trim());
   if (!parsed) return undefined;
   const [addr, bits] = parsed;
-  return `${addr.toNormalizedString()}/${bits}`;
+  return `${addr.toString()}/${bits}`;
 }
 
 /** An empty list allows every address; IPv4-mapped IPv6 clients match IPv4 entries. */

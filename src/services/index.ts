@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
+import { createAddressBookService } from './addressBook.ts';
+import { createApiKeyService } from './apiKeys.ts';
 import { PageTokens } from './pageTokens.ts';
 import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
@@ -34,6 +36,8 @@ export function createServices(deps: ServiceDeps) {
     }),
     terms,
     subaccounts: createSubaccountService({ db, clock, pageTokens }),
+    addressBook: createAddressBookService({ db, clock, pageTokens }),
+    apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator }),
   };
 }
 

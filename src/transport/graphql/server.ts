@@ -8,6 +8,8 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
+import type { Caller } from '../../auth/caller.ts';
+import { authRequestOf } from '../rest/route.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
 
@@ -16,6 +18,19 @@ export const GRAPHQL_PATH = '/graphql';
 interface ServerContext {
   req?: FastifyRequest;
   reply?: FastifyReply;
+  /** graphql-ws: the caller authenticated once at connection_init. */
+  extra?: { caller?: Caller };
+}
+
+/**
+ * graphql-ws authentication happens at connection_init: `connectionParams` carries either
+ * `authorization: "Bearer <sessionToken>"` or the three API-key headers, signed over
+ * `timestamp\nGET\n/graphql\n` (the upgrade request, no body).
+ */
+function wsAuthRequest(params: Record<string, unknown> | undefined, ip: string) {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params ?? {})) if (typeof v === 'string') headers[k.toLowerCase()] = v;
+  return { method: 'GET', target: GRAPHQL_PATH, headers, rawBody: '', ip };
 }
 
 export interface GraphQLDeps {
@@ -37,6 +52,8 @@ export function toGraphQLError(err: unknown): GraphQLError {
   if (original instanceof ApiError) {
     return new GraphQLError(original.message, {
       extensions: {
+        // Yoga turns `http` into the response status and headers (e.g. 429 with RateLimit-*).
+        http: { status: original.status, headers: original.headers },
         code: original.code,
         key: original.key,
         status: original.status,
@@ -83,12 +100,18 @@ export function createGraphQL(deps: GraphQLDeps) {
       },
     },
     plugins: [metricsPlugin],
-    context: ({ req }) => ({
-      db: deps.db,
-      services: deps.services,
-      requestId: req?.id ?? 'ws',
-      ...(req ? { request: req } : {}),
-    }),
+    context: async ({ req, extra }) => {
+      const caller = req
+        ? (req.caller ?? (await deps.services.authenticator.authenticate(authRequestOf(req))))
+        : extra?.caller;
+      return {
+        db: deps.db,
+        services: deps.services,
+        requestId: req?.id ?? 'ws',
+        ...(caller ? { caller } : {}),
+        ...(req ? { request: req } : {}),
+      };
+    },
   });
 
   return {
@@ -116,12 +139,22 @@ export function createGraphQL(deps: GraphQLDeps) {
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
-      const disposable = useServer<Record<string, unknown>>(
+      const disposable = useServer<Record<string, unknown>, { caller?: Caller }>(
         {
+          onConnect: async (ctx) => {
+            try {
+              const ip = ctx.extra.request.socket.remoteAddress ?? '';
+              const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
+              if (caller) ctx.extra.caller = caller;
+              return true;
+            } catch {
+              return false;
+            }
+          },
           execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
           subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
           onSubscribe: async (ctx, _id, params) => {
-            const enveloped = yoga.getEnveloped({ ...ctx, params });
+            const enveloped = yoga.getEnveloped({ ...ctx, extra: ctx.extra, params });
             const document = enveloped.parse(params.query);
             const errors = enveloped.validate(enveloped.schema, document);
             if (errors.length > 0) return errors;

@@ -1,5 +1,7 @@
 import type { Services } from '../../services/index.ts';
 import type { RouteSpec } from './route.ts';
+import { addressBookRoutes } from './routes/addressBook.ts';
+import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { authRoutes } from './routes/auth.ts';
 
 /**
@@ -7,5 +9,5 @@ import { authRoutes } from './routes/auth.ts';
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...addressBookRoutes(services)];
 }

@@ -8,7 +8,7 @@ builder.prismaNode('Account', {
   id: { field: 'publicId' },
   // Unknown and invisible ids both resolve to null, so neither can be told apart.
   nullable: true,
-  findUnique: (publicId, ctx) => ({ publicId, AND: [visibleAccountsWhere(ctx.viewer)] }),
+  findUnique: (publicId, ctx) => ({ publicId, AND: [visibleAccountsWhere(ctx.caller)] }),
   fields: (t) => ({
     kind: t.field({
       type: AccountKind,

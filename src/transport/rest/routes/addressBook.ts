@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import {
+  ADDRESS_BOOK_KINDS,
+  ADDRESS_BOOK_LIST_MAX,
+  type AddressBookEntryView,
+  type AddressBookScope,
+  type AddressBookTagView,
+} from '../../../services/addressBook.ts';
+import type { Services } from '../../../services/index.ts';
+import { int32, int64, toInt64, toRfc3339 } from '../codec.ts';
+import { defineRoute } from '../route.ts';
+import { pageQuery, subaccountIdField } from '../schemas.ts';
+
+/**
+ * Address book (spec 2.2, 2.3, 4.1). The list is exactly 4.1; the other operations and
+ * the internal destination's field names are ours (docs/api-decisions.md). Every route
+ * names its book with `subaccountId` (body for POST/PATCH, query otherwise); omitted, it
+ * is the root account's book.
+ */
+
+// Generous transport bounds only stop absurd bodies; the service holds the real rules.
+const id = () => z.string().max(64);
+const kind = z.enum(ADDRESS_BOOK_KINDS);
+const externalInput = z.strictObject({ address: z.string().max(128), registryChainId: int32() });
+const internalInput = z.strictObject({ accountId: id() });
+
+const scopeSchema = z.object({
+  scopeType: z.enum(['ROOT', 'SUBACCOUNT']),
+  rootAccountId: z.string(),
+  subaccountId: z.string(),
+});
+const tagSchema = z.object({
+  tagId: z.string(),
+  scope: scopeSchema,
+  name: z.string(),
+  color: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const entrySchema = z.object({
+  addressBookEntryId: z.string(),
+  scope: scopeSchema,
+  kind,
+  label: z.string(),
+  note: z.string(),
+  external: z.object({ address: z.string(), registryChainId: z.number().int() }).optional(),
+  internal: z
+    .object({
+      rootAccountId: z.string(),
+      accountId: z.string(),
+      accountKind: z.enum(['ROOT', 'SUBACCOUNT']),
+      smartAccountAddress: z.string(),
+      username: z.string(),
+      subaccountLabel: z.string(),
+    })
+    .optional(),
+  tags: z.array(tagSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  revision: z.string(),
+});
+
+const scope = (s: AddressBookScope) => ({ scopeType: s.scopeType, rootAccountId: s.rootAccountId, subaccountId: s.subaccountId });
+
+export const renderTag = (t: AddressBookTagView) => ({
+  tagId: t.tagId,
+  scope: scope(t.scope),
+  name: t.name,
+  color: t.color,
+  createdAt: toRfc3339(t.createdAt),
+  updatedAt: toRfc3339(t.updatedAt),
+});
+
+export const renderEntry = (e: AddressBookEntryView) => ({
+  addressBookEntryId: e.addressBookEntryId,
+  scope: scope(e.scope),
+  kind: e.kind,
+  label: e.label,
+  note: e.note,
+  ...(e.external ? { external: { address: e.external.address, registryChainId: e.external.registryChainId } } : {}),
+  ...(e.internal ? { internal: { ...e.internal } } : {}),
+  tags: e.tags.map(renderTag),
+  createdAt: toRfc3339(e.createdAt),
+  updatedAt: toRfc3339(e.updatedAt),
+  revision: toInt64(e.revision),
+});
+
+const entryParams = z.strictObject({ entryId: id() });
+const tagParams = z.strictObject({ tagId: id() });
+const bookQuery = z.strictObject({ subaccountId: subaccountIdField });
+
+export function addressBookRoutes(s: Services) {
+  const book = s.addressBook;
+  return [
+    defineRoute({
+      operationId: 'listAddressBookEntries',
+      method: 'GET',
+      url: '/v1/auth/address-book-entries',
+      summary: 'List address-book entries, newest created first',
+      auth: 'caller',
+      query: z.strictObject({ kind: kind.optional(), subaccountId: subaccountIdField, ...pageQuery(ADDRESS_BOOK_LIST_MAX) }),
+      response: z.object({ entries: z.array(entrySchema), nextPageToken: z.string() }),
+      handler: async ({ query }, ctx) => {
+        const r = await book.listAddressBookEntries(ctx.caller, query);
+        return { entries: r.entries.map(renderEntry), nextPageToken: r.nextPageToken };
+      },
+    }),
+    defineRoute({
+      operationId: 'getAddressBookEntry',
+      method: 'GET',
+      url: '/v1/auth/address-book-entries/:entryId',
+      summary: 'Get one address-book entry',
+      auth: 'caller',
+      params: entryParams,
+      query: bookQuery,
+      response: z.object({ entry: entrySchema }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await book.getAddressBookEntry(ctx.caller, { ...query, entryId: params.entryId });
+        return { entry: renderEntry(r.entry) };
+      },
+    }),
+    defineRoute({
+      operationId: 'createAddressBookEntry',
+      method: 'POST',
+      url: '/v1/auth/address-book-entries',
+      summary: 'Save a destination in an address book',
+      auth: 'caller',
+      body: z.strictObject({
+        subaccountId: subaccountIdField,
+        kind,
+        label: z.string().max(1024),
+        note: z.string().max(4096).optional(),
+        external: externalInput.optional(),
+        internal: internalInput.optional(),
+        tagIds: z.array(id()).max(1000).optional(),
+      }),
+      response: z.object({ entry: entrySchema }),
+      handler: async ({ body }, ctx) => {
+        const r = await book.createAddressBookEntry(ctx.caller, body);
+        return { entry: renderEntry(r.entry) };
+      },
+    }),
+    defineRoute({
+      operationId: 'updateAddressBookEntry',
+      method: 'PATCH',
+      url: '/v1/auth/address-book-entries/:entryId',
+      summary: 'Change an entry if it is still at the expected revision',
+      auth: 'caller',
+      params: entryParams,
+      body: z.strictObject({
+        subaccountId: subaccountIdField,
+        expectedRevision: int64(),
+        label: z.string().max(1024).optional(),
+        note: z.string().max(4096).optional(),
+        external: externalInput.optional(),
+        internal: internalInput.optional(),
+      }),
+      response: z.object({ entry: entrySchema }),
+      handler: async ({ params, body }, ctx) => {
+        const r = await book.updateAddressBookEntry(ctx.caller, { ...body, entryId: params.entryId });
+        return { entry: renderEntry(r.entry) };
+      },
+    }),
+    defineRoute({
+      operationId: 'deleteAddressBookEntry',
+      method: 'DELETE',
+      url: '/v1/auth/address-book-entries/:entryId',
+      summary: 'Delete an entry (conditional when expectedRevision is given)',
+      auth: 'caller',
+      params: entryParams,
+      query: z.strictObject({ subaccountId: subaccountIdField, expectedRevision: int64().optional() }),
+      response: z.object({}),
+      handler: async ({ params, query }, ctx) => {
+        await book.deleteAddressBookEntry(ctx.caller, { ...query, entryId: params.entryId });
+        return {};
+      },
+    }),
+    defineRoute({
+      operationId: 'tagAddressBookEntry',
+      method: 'POST',
+      url: '/v1/auth/address-book-entries/:entryId/tags',
+      summary: 'Put a tag of the same book on an entry (idempotent)',
+      auth: 'caller',
+      params: entryParams,
+      body: z.strictObject({ subaccountId: subaccountIdField, tagId: id() }),
+      response: z.object({ entry: entrySchema }),
+      handler: async ({ params, body }, ctx) => {
+        const r = await book.tagAddressBookEntry(ctx.caller, { ...body, entryId: params.entryId });
+        return { entry: renderEntry(r.entry) };
+      },
+    }),
+    defineRoute({
+      operationId: 'untagAddressBookEntry',
+      method: 'DELETE',
+      url: '/v1/auth/address-book-entries/:entryId/tags/:tagId',
+      summary: 'Take a tag off an entry (idempotent)',
+      auth: 'caller',
+      params: z.strictObject({ entryId: id(), tagId: id() }),
+      query: bookQuery,
+      response: z.object({ entry: entrySchema }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await book.untagAddressBookEntry(ctx.caller, { ...query, ...params });
+        return { entry: renderEntry(r.entry) };
+      },
+    }),
+    defineRoute({
+      operationId: 'listAddressBookTags',
+      method: 'GET',
+      url: '/v1/auth/address-book-tags',
+      summary: 'Every tag of an address book, by name',
+      auth: 'caller',
+      query: bookQuery,
+      response: z.object({ tags: z.array(tagSchema) }),
+      handler: async ({ query }, ctx) => {
+        const r = await book.listAddressBookTags(ctx.caller, query);
+        return { tags: r.tags.map(renderTag) };
+      },
+    }),
+    defineRoute({
+      operationId: 'createAddressBookTag',
+      method: 'POST',
+      url: '/v1/auth/address-book-tags',
+      summary: 'Create a tag in an address book',
+      auth: 'caller',
+      body: z.strictObject({ subaccountId: subaccountIdField, name: z.string().max(1024), color: z.string().max(1024).optional() }),
+      response: z.object({ tag: tagSchema }),
+      handler: async ({ body }, ctx) => {
+        const r = await book.createAddressBookTag(ctx.caller, body);
+        return { tag: renderTag(r.tag) };
+      },
+    }),
+    defineRoute({
+      operationId: 'renameAddressBookTag',
+      method: 'PATCH',
+      url: '/v1/auth/address-book-tags/:tagId',
+      summary: 'Rename or recolor a tag',
+      auth: 'caller',
+      params: tagParams,
+      body: z.strictObject({
+        subaccountId: subaccountIdField,
+        name: z.string().max(1024).optional(),
+        color: z.string().max(1024).optional(),
+      }),
+      response: z.object({ tag: tagSchema }),
+      handler: async ({ params, body }, ctx) => {
+        const r = await book.renameAddressBookTag(ctx.caller, { ...body, tagId: params.tagId });
+        return { tag: renderTag(r.tag) };
+      },
+    }),
+    defineRoute({
+      operationId: 'deleteAddressBookTag',
+      method: 'DELETE',
+      url: '/v1/auth/address-book-tags/:tagId',
+      summary: 'Delete a tag and take it off every entry',
+      auth: 'caller',
+      params: tagParams,
+      query: bookQuery,
+      response: z.object({}),
+      handler: async ({ params, query }, ctx) => {
+        await book.deleteAddressBookTag(ctx.caller, { ...query, tagId: params.tagId });
+        return {};
+      },
+    }),
+  ];
+}
