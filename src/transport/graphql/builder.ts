@@ -75,4 +75,5 @@ function parseDateTime(v: unknown): Date {
 }
 
 builder.queryType({});
+builder.mutationType({});
 builder.subscriptionType({});

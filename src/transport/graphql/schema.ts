@@ -1,6 +1,8 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
+import './types/identity.ts';
 import './types/serverInfo.ts';
+import './types/viewer.ts';
 
 /** Every type module registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,39 @@
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import type { Caller } from '../../auth/caller.ts';
+import type { GraphQLContext } from './context.ts';
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** The signed-in caller, or the same 401 REST gives. */
+export function callerOf(ctx: GraphQLContext): Caller {
+  if (!ctx.caller) {
+    throw new ApiError('unauthenticated', 'sign in, or sign the request with an API key', { code: 'CREDENTIALS_REQUIRED' });
+  }
+  return ctx.caller;
+}
+
+/**
+ * A Relay connection over a service's keyset page: `first`/`after` become the service's
+ * `limit`/`pageToken`, so GraphQL cursors are the same bound, opaque tokens as /v1's.
+ * Lists are forward-only: `last`/`before` are refused.
+ */
+export async function connectionFromPage<T>(
+  args: ConnectionArgs,
+  defaultLimit: number,
+  load: (page: { limit: number; pageToken?: string }) => Promise<{ items: T[]; nextPageToken: string }>,
+) {
+  if (args.last != null || args.before != null) {
+    throw invalidArgument(args.last != null ? 'last' : 'before', 'lists are paged forward with first/after', 'forward-only');
+  }
+  const page = await load({ limit: args.first ?? defaultLimit, ...(args.after ? { pageToken: args.after } : {}) });
+  const end = page.nextPageToken === '' ? null : page.nextPageToken;
+  return {
+    edges: page.items.map((node, i) => ({ cursor: i === page.items.length - 1 ? (end ?? '') : '', node })),
+    pageInfo: { hasNextPage: end !== null, hasPreviousPage: false, startCursor: null, endCursor: end },
+  };
+}

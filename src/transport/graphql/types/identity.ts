@@ -1,0 +1,213 @@
+import { PERMISSIONS } from '../../../auth/caller.ts';
+import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
+import type { SubaccountView } from '../../../services/subaccounts.ts';
+import { builder } from '../builder.ts';
+import { callerOf, connectionFromPage } from '../connections.ts';
+import { ViewerRef } from './viewer.ts';
+
+const Permission = builder.enumType('ApiPermission', { values: PERMISSIONS });
+const ApiKeyStatus = builder.enumType('ApiKeyStatus', { values: ['ACTIVE', 'REVOKED'] as const });
+
+const Terms = builder.objectRef<{ currentVersion: string; acceptedVersion: string }>('Terms').implement({
+  fields: (t) => ({
+    currentVersion: t.exposeString('currentVersion'),
+    acceptedVersion: t.exposeString('acceptedVersion', { description: 'Empty when none was accepted' }),
+  }),
+});
+
+const Subaccount = builder.objectRef<SubaccountView>('Subaccount').implement({
+  fields: (t) => ({
+    subaccountId: t.exposeString('subaccountId'),
+    label: t.exposeString('label'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const ApiPolicy = builder.objectRef<ApiPolicyView>('ApiPolicy').implement({
+  fields: (t) => ({
+    policyId: t.exposeString('policyId'),
+    name: t.exposeString('name'),
+    permissions: t.field({ type: [Permission], resolve: (p) => p.permissions }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const ApiKey = builder.objectRef<ApiKeyView>('ApiKey').implement({
+  description: 'An Ed25519 API key (spec 2.4)',
+  fields: (t) => ({
+    keyId: t.exposeString('keyId'),
+    label: t.exposeString('label'),
+    icon: t.exposeString('icon'),
+    color: t.exposeString('color'),
+    ipWhitelist: t.exposeStringList('ipWhitelist'),
+    status: t.field({ type: ApiKeyStatus, resolve: (k) => k.status }),
+    subaccountId: t.exposeString('subaccountId'),
+    policyId: t.exposeString('policyId'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.lastUsedAt ?? null }),
+    publicKeyEd25519: t.string({ description: 'base64', resolve: (k) => Buffer.from(k.publicKeyEd25519).toString('base64') }),
+    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.expiresAt ?? null }),
+    createdByActor: t.exposeString('createdByActor'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    revision: t.field({ type: 'Int64', resolve: (k) => k.revision }),
+  }),
+});
+
+builder.objectFields(ViewerRef, (t) => ({
+  terms: t.field({ type: Terms, resolve: (caller, _args, ctx) => ctx.services.terms.getTerms(caller) }),
+  subaccounts: t.connection({
+    type: Subaccount,
+    resolve: (caller, args, ctx) =>
+      connectionFromPage(args, 100, async (page) => {
+        const r = await ctx.services.subaccounts.listSubaccounts(caller, page);
+        return { items: r.subaccounts, nextPageToken: r.nextPageToken };
+      }),
+  }),
+  apiKeys: t.connection({
+    type: ApiKey,
+    resolve: (caller, args, ctx) =>
+      connectionFromPage(args, 100, async (page) => {
+        const r = await ctx.services.apiKeys.listApiKeys(caller, page);
+        return { items: r.apiKeys, nextPageToken: r.nextPageToken };
+      }),
+  }),
+  apiPolicies: t.connection({
+    type: ApiPolicy,
+    resolve: (caller, args, ctx) =>
+      connectionFromPage(args, 100, async (page) => {
+        const r = await ctx.services.apiKeys.listApiPolicies(caller, page);
+        return { items: r.policies, nextPageToken: r.nextPageToken };
+      }),
+  }),
+  apiKey: t.field({
+    type: ApiKey,
+    args: { keyId: t.arg.string({ required: true }) },
+    resolve: async (caller, args, ctx) => (await ctx.services.apiKeys.getApiKey(caller, args.keyId)).apiKey,
+  }),
+}));
+
+const WalletNonce = builder
+  .objectRef<{ nonce: string; message: string; expiresAt: Date }>('WalletNonce')
+  .implement({
+    fields: (t) => ({
+      nonce: t.exposeString('nonce'),
+      message: t.exposeString('message'),
+      expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    }),
+  });
+
+const Session = builder
+  .objectRef<{ sessionToken: string; rootAccountId: string; expiresAt: Date }>('Session')
+  .implement({
+    fields: (t) => ({
+      sessionToken: t.exposeString('sessionToken'),
+      rootAccountId: t.exposeString('rootAccountId'),
+      expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    }),
+  });
+
+const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
+  fields: (t) => ({
+    label: t.string({ required: true }),
+    publicKeyEd25519: t.string({ required: true, description: 'base64 of the 32-byte public key' }),
+    color: t.string(),
+    icon: t.string(),
+    ipWhitelist: t.stringList(),
+    subaccountId: t.string(),
+    policyId: t.string(),
+    expiresAt: t.field({ type: 'DateTime' }),
+  }),
+});
+
+const UpdateApiKeyInput = builder.inputType('UpdateApiKeyInput', {
+  fields: (t) => ({
+    expectedRevision: t.field({ type: 'Int64', required: true }),
+    label: t.string(),
+    icon: t.string(),
+    color: t.string(),
+    ipWhitelist: t.stringList(),
+    policyId: t.string({ description: 'Empty detaches the policy' }),
+    expiresAt: t.field({ type: 'DateTime' }),
+    clearExpiresAt: t.boolean({ description: 'Removes the expiry' }),
+  }),
+});
+
+function base64Key(value: string): Uint8Array {
+  return new Uint8Array(Buffer.from(value, 'base64'));
+}
+
+builder.mutationFields((t) => ({
+  requestWalletNonce: t.field({
+    type: WalletNonce,
+    args: { address: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.createNonce(args),
+  }),
+  walletLogin: t.field({
+    type: Session,
+    args: {
+      address: t.arg.string({ required: true }),
+      message: t.arg.string({ required: true }),
+      signature: t.arg.string({ required: true }),
+    },
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.login(args),
+  }),
+  logout: t.boolean({
+    resolve: async (_root, _args, ctx) => {
+      await ctx.services.walletAuth.logout(callerOf(ctx));
+      return true;
+    },
+  }),
+  acceptTerms: t.field({
+    type: Terms,
+    args: { version: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.terms.acceptTerms(callerOf(ctx), args),
+  }),
+  createSubaccount: t.field({
+    type: Subaccount,
+    args: { label: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.subaccounts.createSubaccount(callerOf(ctx), args)).subaccount,
+  }),
+  createApiPolicy: t.field({
+    type: ApiPolicy,
+    args: { name: t.arg.string({ required: true }), permissions: t.arg({ type: [Permission], required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.createApiPolicy(callerOf(ctx), args)).policy,
+  }),
+  createApiKey: t.field({
+    type: ApiKey,
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const r = await ctx.services.apiKeys.createApiKey(callerOf(ctx), {
+        label: input.label,
+        publicKeyEd25519: base64Key(input.publicKeyEd25519),
+        ...(input.color != null ? { color: input.color } : {}),
+        ...(input.icon != null ? { icon: input.icon } : {}),
+        ...(input.ipWhitelist != null ? { ipWhitelist: input.ipWhitelist } : {}),
+        ...(input.subaccountId != null ? { subaccountId: input.subaccountId } : {}),
+        ...(input.policyId != null ? { policyId: input.policyId } : {}),
+        ...(input.expiresAt != null ? { expiresAt: input.expiresAt } : {}),
+      });
+      return r.apiKey;
+    },
+  }),
+  updateApiKey: t.field({
+    type: ApiKey,
+    args: { keyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateApiKeyInput, required: true }) },
+    resolve: async (_root, { keyId, input }, ctx) => {
+      const r = await ctx.services.apiKeys.updateApiKey(callerOf(ctx), keyId, {
+        expectedRevision: input.expectedRevision,
+        ...(input.label != null ? { label: input.label } : {}),
+        ...(input.icon != null ? { icon: input.icon } : {}),
+        ...(input.color != null ? { color: input.color } : {}),
+        ...(input.ipWhitelist != null ? { ipWhitelist: input.ipWhitelist } : {}),
+        ...(input.policyId != null ? { policyId: input.policyId } : {}),
+        ...(input.clearExpiresAt ? { expiresAt: null } : input.expiresAt != null ? { expiresAt: input.expiresAt } : {}),
+      });
+      return r.apiKey;
+    },
+  }),
+  revokeApiKey: t.field({
+    type: ApiKey,
+    args: { keyId: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.revokeApiKey(callerOf(ctx), args.keyId)).apiKey,
+  }),
+}));
