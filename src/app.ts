@@ -13,6 +13,7 @@ import { PageTokens } from './services/pageTokens.ts';
 import { createGraphQL } from './transport/graphql/server.ts';
 import { createHttpServer } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
+import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/operator.ts';
 import type { RouteSpec } from './transport/rest/route.ts';
 
 const LAST_USED_FLUSH_MS = 30_000;
@@ -43,7 +44,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock();
   const database = options.database ?? (await openDatabase(config.database));
-  const store = options.store ?? (await openSharedStore(config.redis).catch(async (err) => {
+  const store = options.store ?? (await openSharedStore(config.redis, { commandTimeoutMs: config.rateLimitTimeoutMs }).catch(async (err) => {
     await database.close();
     throw err;
   }));
@@ -68,8 +69,15 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     problemBaseUrl: config.problemBaseUrl,
     metrics,
     readiness: { database: () => database.ping(), redis: () => store.ping() },
-    routes: [...restRoutes(services), ...(options.extraRoutes ?? [])],
-    authenticator: services.authenticator,
+    routes: [
+      ...restRoutes(services),
+      ...(config.operatorToken ? operatorRoutes(services) : []),
+      ...(options.extraRoutes ?? []),
+    ],
+    auth: {
+      authenticator: services.authenticator,
+      ...(config.operatorToken ? { isOperator: operatorTokenCheck(config.operatorToken) } : {}),
+    },
     extra: (app) => graphql.register(app),
   });
   const ws = graphql.attachWebSocket(http.server);

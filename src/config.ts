@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   PAGE_TOKEN_SECRET: z.string().min(32).optional(),
   PROBLEM_BASE_URL: z.string().url().default('https://errors.spot.example/problems'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  OPERATOR_TOKEN: z.string().min(16).optional(),
+  RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
@@ -40,6 +42,10 @@ export interface Config {
   dataDir: string;
   problemBaseUrl: string;
   auth: { sessionTtlSeconds: number; termsVersion: string; signInDomain: string };
+  /** Unset: the operator API (/operator/v1) is not served at all. */
+  operatorToken?: string;
+  /** Deadline of one rate-limit check; past it the authority counts as unavailable. */
+  rateLimitTimeoutMs: number;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -68,6 +74,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...(e.PAGE_TOKEN_SECRET ? { pageTokenSecret: e.PAGE_TOKEN_SECRET } : {}),
     dataDir: e.DATA_DIR,
     problemBaseUrl: e.PROBLEM_BASE_URL.replace(/\/$/, ''),
+    ...(e.OPERATOR_TOKEN ? { operatorToken: e.OPERATOR_TOKEN } : {}),
+    rateLimitTimeoutMs: e.RATE_LIMIT_TIMEOUT_MS,
     auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

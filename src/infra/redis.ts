@@ -1,7 +1,15 @@
 import { Redis } from 'ioredis';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
+import { chargeAll, type BucketState, type ChargeOutcome, type ScaledBucket } from '../domain/ratelimit/tokenBucket.ts';
+
+const CHARGE_BUCKETS_LUA = readFileSync(new URL('./lua/charge-buckets.lua', import.meta.url), 'utf8');
+
+export interface BucketCharge extends ScaledBucket {
+  key: string;
+}
 
 /**
  * Shared state across API processes: Redis when configured, an in-process stand-in
@@ -25,6 +33,11 @@ export interface SharedStore {
   hashGet(key: string, fields: string[]): Promise<(string | undefined)[]>;
   /** Reads and clears a whole hash in one step (HGETALL + DEL in MULTI). */
   hashTake(key: string): Promise<Record<string, string>>;
+  /**
+   * Charges every bucket or none, in one round trip (a Lua script run by EVALSHA),
+   * on the store's own clock. Rejects when the store cannot answer in time.
+   */
+  chargeBuckets(charges: BucketCharge[]): Promise<ChargeOutcome>;
   close(): Promise<void>;
 }
 
@@ -48,6 +61,7 @@ export async function openSharedStore(
     lazyConnect: true,
   };
   const command = new Redis(config.url, redisOptions);
+  command.defineCommand('chargeBuckets', { lua: CHARGE_BUCKETS_LUA });
   const publisher = new Redis(config.url, redisOptions);
   const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true });
   for (const c of [command, publisher, subscriber]) c.on('error', () => undefined);
@@ -82,6 +96,13 @@ export async function openSharedStore(
       if (err) throw err;
       return value as Record<string, string>;
     },
+    async chargeBuckets(charges) {
+      const args = charges.flatMap((c) => [c.capacity, c.rate, c.cost, c.periodUs]);
+      const keys = charges.map((c) => config.keyPrefix + c.key);
+      const reply = (await (command as unknown as ChargeCommand).chargeBuckets(keys.length, ...keys, ...args, ttlMs(charges))) as number[];
+      if (reply[0] === 1) return { admitted: true, levels: [], remaining: reply.slice(1) };
+      return { admitted: false, rejectedIndex: reply[1] as number, remaining: reply[2] as number, retryAfterUs: reply[3] as number };
+    },
     async close() {
       await Promise.allSettled([command.quit(), publisher.quit(), subscriber.quit()]);
     },
@@ -91,6 +112,7 @@ export async function openSharedStore(
 /** One process's stand-in: the same semantics, kept in maps; expiry is checked on read. */
 function memoryStore(keyPrefix: string): SharedStore {
   const values = new Map<string, { value: string; expiresAt: number }>();
+  const buckets = new Map<string, BucketState>();
   const hashes = new Map<string, Map<string, string>>();
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -123,8 +145,23 @@ function memoryStore(keyPrefix: string): SharedStore {
       hashes.delete(key);
       return Object.fromEntries(hash ?? []);
     },
+    async chargeBuckets(charges) {
+      const nowUs = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+      const outcome = chargeAll(charges, charges.map((c) => buckets.get(c.key)), nowUs);
+      if (outcome.admitted) charges.forEach((c, i) => buckets.set(c.key, { level: outcome.levels[i] as number, atUs: nowUs }));
+      return outcome;
+    },
     async close() {
       clearInterval(sweep);
     },
   };
+}
+
+interface ChargeCommand {
+  chargeBuckets(numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+}
+
+/** A bucket idle long enough to be full again is the same as no bucket: let it expire. */
+function ttlMs(charges: ScaledBucket[]): number {
+  return Math.max(...charges.map((c) => Math.ceil(c.capacity / c.rate / 1000))) + 1000;
 }

@@ -7,12 +7,14 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission, resolveAccount, type AccountRef } from './access.ts';
 import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
+import type { RateLimiter } from './rateLimits.ts';
 
 /**
  * Address books (spec 2.2, 2.3, 4.1): saved withdrawal and transfer destinations with
  * tags, one book per root account and one per subaccount. Entries are withdrawal
  * destinations, so changing a book needs the WITHDRAW permission; reading needs READ.
- * Entry and tag ids outside the caller's book are answered 404, never 403.
+ * Entry and tag ids outside the caller's book are answered 404, never 403. Every mutation
+ * is charged to ACCOUNT_ADMIN (`address_book.mutate`, spec 8) once the book is known.
  */
 
 export const ADDRESS_BOOK_KINDS = ['EXTERNAL_CHAIN', 'INTERNAL_ACCOUNT'] as const satisfies readonly AddressBookEntryKind[];
@@ -239,8 +241,13 @@ function entryView(row: EntryRow, scope: AddressBookScope): AddressBookEntryView
 
 // ---------------------------------------------------------------------------------------
 
-export function createAddressBookService(deps: { db: Db; clock: Clock; pageTokens: PageTokens }) {
-  const { db, clock, pageTokens } = deps;
+export function createAddressBookService(deps: {
+  db: Db;
+  clock: Clock;
+  pageTokens: PageTokens;
+  limiter: Pick<RateLimiter, 'admit'>;
+}) {
+  const { db, clock, pageTokens, limiter } = deps;
 
   /**
    * Serialises the mutations of one book, so per-book and per-entry counts and name
@@ -304,6 +311,7 @@ export function createAddressBookService(deps: { db: Db; clock: Clock; pageToken
   async function writeBook(caller: Caller, subaccountId: string | undefined) {
     requirePermission(caller, 'WITHDRAW');
     const book = await resolveAccount(db, caller, subaccountId);
+    await limiter.admit('address_book.mutate', { caller, account: book });
     return { book, scope: scopeOf(book, caller.rootPublicId) };
   }
 

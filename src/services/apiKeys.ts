@@ -11,6 +11,7 @@ import type { SharedStore } from '../infra/redis.ts';
 import { requirePermission, requireSession, resolveAccount } from './access.ts';
 import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
 import type { TermsService } from './terms.ts';
+import type { RateLimiter } from './rateLimits.ts';
 
 export const API_KEY_LABEL_MAX = 64;
 export const IP_WHITELIST_MAX = 32;
@@ -78,8 +79,9 @@ export function createApiKeyService(deps: {
   pageTokens: PageTokens;
   terms: TermsService;
   authenticator: Authenticator;
+  limiter: RateLimiter;
 }) {
-  const { db, clock, store, pageTokens, terms, authenticator } = deps;
+  const { db, clock, store, pageTokens, terms, authenticator, limiter } = deps;
 
   async function render(rows: KeyRow[]): Promise<ApiKeyView[]> {
     const recent = await store.hashGet(LAST_USED_HASH, rows.map((r) => r.keyId));
@@ -179,6 +181,7 @@ export function createApiKeyService(deps: {
   return {
     async createApiPolicy(caller: Caller, input: { name: string; permissions: string[] }) {
       requireSession(caller);
+      await limiter.admit('security.api_policy_mutate', { caller });
       const name = input.name.trim();
       if (name.length < 1 || name.length > POLICY_NAME_MAX) {
         throw invalidArgument('name', `must be 1 to ${POLICY_NAME_MAX} characters`, 'length');
@@ -219,6 +222,7 @@ export function createApiKeyService(deps: {
 
     async createApiKey(caller: Caller, input: CreateApiKeyInput) {
       requireSession(caller);
+      await limiter.admit('security.api_key_create', { caller });
       await terms.requireAccepted(caller);
       const now = clock.now();
       const label = checkLabel(input.label);
@@ -282,6 +286,7 @@ export function createApiKeyService(deps: {
 
     async updateApiKey(caller: Caller, keyId: string, input: UpdateApiKeyInput) {
       requireSession(caller);
+      await limiter.admit('security.api_key_update', { caller });
       const current = await findVisible(caller, keyId);
       if (current.status !== 'ACTIVE') {
         throw new ApiError('conflict', 'a revoked key cannot be changed', { code: 'CONFLICT_API_KEY_REVOKED' });
@@ -313,6 +318,7 @@ export function createApiKeyService(deps: {
     /** Idempotent: revoking a revoked key answers it unchanged. */
     async revokeApiKey(caller: Caller, keyId: string) {
       requireSession(caller);
+      await limiter.admit('security.api_key_delete', { caller });
       const current = await findVisible(caller, keyId);
       if (current.status === 'REVOKED') return one(current);
       const row = await db.apiKey.update({

@@ -5,7 +5,9 @@ import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { createAddressBookService } from './addressBook.ts';
 import { createApiKeyService } from './apiKeys.ts';
+import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
+import { createRateLimiter } from './rateLimits.ts';
 import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
@@ -24,20 +26,24 @@ export function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
   const authenticator = createAuthenticator({ db, store, clock });
-  const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion });
+  const limiter = createRateLimiter({ db, store });
+  const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
   return {
     authenticator,
+    limiter,
+    operator: createOperatorService({ db, limiter }),
     system: createSystemService({ clock }),
     walletAuth: createWalletAuthService({
       db,
       clock,
       sessionTtlSeconds: deps.auth.sessionTtlSeconds,
       signInDomain: deps.auth.signInDomain,
+      limiter,
     }),
     terms,
-    subaccounts: createSubaccountService({ db, clock, pageTokens }),
-    addressBook: createAddressBookService({ db, clock, pageTokens }),
-    apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator }),
+    subaccounts: createSubaccountService({ db, clock, pageTokens, limiter }),
+    addressBook: createAddressBookService({ db, clock, pageTokens, limiter }),
+    apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
   };
 }
 

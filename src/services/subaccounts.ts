@@ -4,6 +4,7 @@ import { newPublicId } from '../domain/ids.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission, requireSession } from './access.ts';
+import type { RateLimiter } from './rateLimits.ts';
 import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
 
 export const SUBACCOUNT_LABEL_MAX = 64;
@@ -20,11 +21,12 @@ function view(row: { publicId: string; label: string | null; createdAt: Date }):
 }
 
 /** Subaccounts of a root account: separate balances and books under one owner. */
-export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens: PageTokens }) {
+export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens: PageTokens; limiter: RateLimiter }) {
   const { db, clock, pageTokens } = deps;
   return {
     async createSubaccount(caller: Caller, input: { label: string }) {
       requireSession(caller);
+      await deps.limiter.admit('account.create_subaccount', { caller });
       const label = input.label.trim();
       if (label.length < 1 || label.length > SUBACCOUNT_LABEL_MAX) {
         throw invalidArgument('label', `must be 1 to ${SUBACCOUNT_LABEL_MAX} characters`, 'length');

@@ -4,9 +4,10 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { actorLabel } from '../auth/caller.ts';
 import { requireSession } from './access.ts';
+import type { RateLimiter } from './rateLimits.ts';
 
 /** Terms of service: one current version; operations of spec 5.4 need it accepted. */
-export function createTermsService(deps: { db: Db; clock: Clock; currentVersion: string }) {
+export function createTermsService(deps: { db: Db; clock: Clock; currentVersion: string; limiter: RateLimiter }) {
   const { db, clock, currentVersion } = deps;
   return {
     currentVersion,
@@ -21,6 +22,7 @@ export function createTermsService(deps: { db: Db; clock: Clock; currentVersion:
 
     async acceptTerms(caller: Caller, input: { version: string }) {
       requireSession(caller);
+      await deps.limiter.admit('account.accept_terms', { caller });
       if (input.version !== currentVersion) {
         throw invalidArgument('version', `is not the current terms version (${currentVersion})`, 'current-terms-version');
       }

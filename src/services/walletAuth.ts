@@ -1,17 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, isAddress, verifyMessage } from 'viem';
+import { verifyMessage } from 'viem';
+import { normaliseEvmAddress } from '../domain/networks.ts';
 import { sha256, SESSION_TOKEN_PREFIX } from '../auth/authenticate.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ApiError, invalidArgument } from '../domain/errors.ts';
 import { newPublicId } from '../domain/ids.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
+import type { RateLimiter } from './rateLimits.ts';
 
 export interface WalletAuthDeps {
   db: Db;
   clock: Clock;
   sessionTtlSeconds: number;
   signInDomain: string;
+  limiter: RateLimiter;
+}
+
+/** Where an unauthenticated request came from: AUTH_PUBLIC is charged per client IP. */
+export interface PublicRequestMeta {
+  clientIp: string;
 }
 
 export const NONCE_TTL_MS = 5 * 60 * 1000;
@@ -25,18 +33,11 @@ export const NONCE_TTL_MS = 5 * 60 * 1000;
 export function createWalletAuthService(deps: WalletAuthDeps) {
   const { db, clock } = deps;
 
-  function checksummed(address: string, fieldPath = 'address'): string {
-    if (!isAddress(address, { strict: false })) {
-      throw invalidArgument(fieldPath, 'must be a 0x-prefixed 20-byte EVM address', 'evm-address');
-    }
-    if (address !== address.toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase() && !isAddress(address, { strict: true })) {
-      throw invalidArgument(fieldPath, 'has an invalid EIP-55 checksum', 'evm-checksum');
-    }
-    return getAddress(address);
-  }
+  const checksummed = (address: string) => normaliseEvmAddress(address, 'address');
 
   return {
-    async createNonce(input: { address: string }) {
+    async createNonce(input: { address: string }, meta: PublicRequestMeta) {
+      await deps.limiter.admit('auth.wallet_nonce', { clientIp: meta.clientIp, authSubject: input.address });
       const address = checksummed(input.address);
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
@@ -58,7 +59,8 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
       return { nonce, message, expiresAt };
     },
 
-    async login(input: { address: string; message: string; signature: string }) {
+    async login(input: { address: string; message: string; signature: string }, meta: PublicRequestMeta) {
+      await deps.limiter.admit('auth.wallet_login', { clientIp: meta.clientIp, authSubject: input.address });
       const address = checksummed(input.address);
       if (!/^0x[0-9a-fA-F]{130}$/.test(input.signature)) {
         throw invalidArgument('signature', 'must be a 65-byte 0x hex signature', 'evm-signature');

@@ -4,12 +4,11 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import secureJson from 'secure-json-parse';
-import type { Authenticator } from '../auth/authenticate.ts';
 import type { z } from 'zod';
 import { ApiError } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
-import { registerRoutes, type RouteSpec } from './rest/route.ts';
+import { registerRoutes, type RouteAuth, type RouteSpec } from './rest/route.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,7 +30,7 @@ export interface HttpDeps {
   /** Liveness of what the service needs: each check rejects when its dependency is down. */
   readiness: Record<string, () => Promise<void>>;
   routes: RouteSpec[];
-  authenticator: Authenticator;
+  auth: RouteAuth;
   /** Registers the non-/v1 transports (GraphQL) on the same server. */
   extra?: (app: FastifyInstance) => void;
 }
@@ -155,7 +154,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
 
   app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () => app.swagger());
 
-  registerRoutes(app, deps.routes, deps.authenticator);
+  registerRoutes(app, deps.routes, deps.auth);
   deps.extra?.(app);
   return app;
 }

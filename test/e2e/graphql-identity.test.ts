@@ -12,7 +12,7 @@ import {
   WalletLoginDocument,
   ServerTimeDocument,
 } from '../generated/graphql/graphql.ts';
-import { newKeyPair, signHeaders, type ClientKey } from '../helpers/auth.ts';
+import { liftLimits, newKeyPair, signHeaders, type ClientKey } from '../helpers/auth.ts';
 import { collect, gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 
@@ -31,6 +31,7 @@ async function graphqlSignIn() {
   const signature = await wallet.signMessage({ message });
   const login = await gql(server.url, WalletLoginDocument, { address: wallet.address, message, signature });
   const session = login.body.data!.walletLogin;
+  await liftLimits(server.url, session.rootAccountId);
   return { ...session, auth: { authorization: `Bearer ${session.sessionToken}` } };
 }
 

@@ -11,6 +11,8 @@ import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './env.ts';
 
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
+
 export const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
 
 /** A fresh PostgreSQL schema with every migration applied; `drop()` removes it. */
@@ -65,6 +67,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     PAGE_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+    // Clients in tests sit behind a pretend load balancer, so each can have its own address.
+    TRUST_PROXY: 'true',
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
     ...overrides,

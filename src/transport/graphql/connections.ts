@@ -9,6 +9,11 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
+/** The client address, as REST sees it (honours TRUST_PROXY). */
+export function clientIpOf(ctx: GraphQLContext): string {
+  return ctx.request?.ip ?? ctx.clientIp ?? '';
+}
+
 /** The signed-in caller, or the same 401 REST gives. */
 export function callerOf(ctx: GraphQLContext): Caller {
   if (!ctx.caller) {

@@ -9,6 +9,8 @@ export interface GraphQLContext {
   requestId: string;
   /** The authenticated caller (session or API key); absent for anonymous requests. */
   caller?: Caller;
+  /** graphql-ws: the address of the socket's peer. */
+  clientIp?: string;
   /** Present for HTTP requests; absent for operations over graphql-ws. */
   request?: FastifyRequest;
 }

@@ -1,6 +1,8 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
+import './types/addressBook.ts';
 import './types/identity.ts';
+import './types/rateLimits.ts';
 import './types/serverInfo.ts';
 import './types/viewer.ts';
 

@@ -19,7 +19,7 @@ interface ServerContext {
   req?: FastifyRequest;
   reply?: FastifyReply;
   /** graphql-ws: the caller authenticated once at connection_init. */
-  extra?: { caller?: Caller };
+  extra?: { caller?: Caller; clientIp?: string };
 }
 
 /**
@@ -109,6 +109,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         services: deps.services,
         requestId: req?.id ?? 'ws',
         ...(caller ? { caller } : {}),
+        ...(extra?.clientIp ? { clientIp: extra.clientIp } : {}),
         ...(req ? { request: req } : {}),
       };
     },
@@ -139,11 +140,12 @@ export function createGraphQL(deps: GraphQLDeps) {
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
-      const disposable = useServer<Record<string, unknown>, { caller?: Caller }>(
+      const disposable = useServer<Record<string, unknown>, { caller?: Caller; clientIp?: string }>(
         {
           onConnect: async (ctx) => {
             try {
               const ip = ctx.extra.request.socket.remoteAddress ?? '';
+              ctx.extra.clientIp = ip;
               const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
               if (caller) ctx.extra.caller = caller;
               return true;

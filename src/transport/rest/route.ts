@@ -4,8 +4,11 @@ import type { Caller } from '../../auth/caller.ts';
 import type { Authenticator } from '../../auth/authenticate.ts';
 import { ApiError } from '../../domain/errors.ts';
 
-/** `public`: no credentials needed (any sent are still checked); `caller`: a session or API key. */
-export type AuthMode = 'public' | 'caller';
+/**
+ * `public`: no credentials needed (any sent are still checked); `caller`: a session or API
+ * key; `operator`: the operator token (those routes exist only when OPERATOR_TOKEN is set).
+ */
+export type AuthMode = 'public' | 'caller' | 'operator';
 
 /**
  * One /v1 operation: its stable id (the spec's name, used for metrics and OpenAPI),
@@ -38,7 +41,7 @@ export interface RouteSpec<
 export interface RequestContext<A extends AuthMode = AuthMode> {
   requestId: string;
   ip: string;
-  caller: A extends 'caller' ? Caller : Caller | undefined;
+  caller: A extends 'caller' ? Caller : A extends 'operator' ? undefined : Caller | undefined;
   request: FastifyRequest;
 }
 
@@ -51,7 +54,13 @@ export function defineRoute<
   return spec as unknown as RouteSpec;
 }
 
-export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], authenticator: Authenticator): void {
+export interface RouteAuth {
+  authenticator: Authenticator;
+  /** Checks `Authorization: Bearer <OPERATOR_TOKEN>`; absent when the operator API is off. */
+  isOperator?: (authorization: string | undefined) => boolean;
+}
+
+export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: RouteAuth): void {
   for (const route of routes) {
     app.route({
       method: route.method,
@@ -69,7 +78,13 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], authen
       // Credentials are checked before the body is validated: a stranger learns nothing
       // about an operation's schema.
       preValidation: async (request) => {
-        const caller = await authenticator.authenticate(authRequestOf(request));
+        if (route.auth === 'operator') {
+          if (!auth.isOperator?.(request.headers.authorization)) {
+            throw new ApiError('unauthenticated', 'operator token required', { code: 'OPERATOR_TOKEN_REQUIRED' });
+          }
+          return;
+        }
+        const caller = await auth.authenticator.authenticate(authRequestOf(request));
         if (!caller && route.auth === 'caller') {
           throw new ApiError('unauthenticated', 'this operation needs a session token or a signed API key request', {
             code: 'CREDENTIALS_REQUIRED',

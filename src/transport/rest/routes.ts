@@ -3,11 +3,12 @@ import type { RouteSpec } from './route.ts';
 import { addressBookRoutes } from './routes/addressBook.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { authRoutes } from './routes/auth.ts';
+import { rateLimitRoutes } from './routes/rateLimits.ts';
 
 /**
  * The /v1 route table: one entry per operation of the spec, each a single service call,
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...addressBookRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services)];
 }

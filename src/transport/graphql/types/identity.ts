@@ -2,7 +2,7 @@ import { PERMISSIONS } from '../../../auth/caller.ts';
 import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
 import type { SubaccountView } from '../../../services/subaccounts.ts';
 import { builder } from '../builder.ts';
-import { callerOf, connectionFromPage } from '../connections.ts';
+import { callerOf, clientIpOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
 const Permission = builder.enumType('ApiPermission', { values: PERMISSIONS });
@@ -140,7 +140,7 @@ builder.mutationFields((t) => ({
   requestWalletNonce: t.field({
     type: WalletNonce,
     args: { address: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.createNonce(args),
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.createNonce(args, { clientIp: clientIpOf(ctx) }),
   }),
   walletLogin: t.field({
     type: Session,
@@ -149,7 +149,7 @@ builder.mutationFields((t) => ({
       message: t.arg.string({ required: true }),
       signature: t.arg.string({ required: true }),
     },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.login(args),
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.login(args, { clientIp: clientIpOf(ctx) }),
   }),
   logout: t.boolean({
     resolve: async (_root, _args, ctx) => {

@@ -19,8 +19,8 @@ export function authRoutes(s: Services) {
       summary: 'Issue a single-use sign-in message for an EVM address',
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64) }),
-      handler: async ({ body }) => {
-        const r = await s.walletAuth.createNonce(body);
+      handler: async ({ body }, ctx) => {
+        const r = await s.walletAuth.createNonce(body, { clientIp: ctx.ip });
         return { nonce: r.nonce, message: r.message, expiresAt: toRfc3339(r.expiresAt) };
       },
     }),
@@ -31,8 +31,8 @@ export function authRoutes(s: Services) {
       summary: 'Exchange a signed sign-in message for a session token',
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64), message: z.string().max(2048), signature: z.string().max(200) }),
-      handler: async ({ body }) => {
-        const r = await s.walletAuth.login(body);
+      handler: async ({ body }, ctx) => {
+        const r = await s.walletAuth.login(body, { clientIp: ctx.ip });
         return { sessionToken: r.sessionToken, rootAccountId: r.rootAccountId, expiresAt: toRfc3339(r.expiresAt) };
       },
     }),

@@ -1,0 +1,81 @@
+import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { MAX_VIP_TIER, type PoolName } from '../domain/ratelimit/catalog.ts';
+import type { Db } from '../infra/database.ts';
+import type { RateLimiter } from './rateLimits.ts';
+
+export interface OverrideInput {
+  pool: PoolName;
+  /** Public id of a root account or subaccount. */
+  accountId?: string;
+  /** An API key id (`ak_...`). */
+  apiKeyId?: string;
+  quotaWeight: bigint;
+  periodMs: bigint;
+  burstWeight: bigint;
+  expiresAt?: Date;
+  reason?: string;
+}
+
+/**
+ * Operator actions (the /operator/v1 API, served only with OPERATOR_TOKEN): rate-limit
+ * overrides per account or API key, and an account's VIP tier.
+ */
+export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
+  const { db, limiter } = deps;
+
+  async function target(input: { accountId?: string; apiKeyId?: string }) {
+    if ((input.accountId === undefined) === (input.apiKeyId === undefined)) {
+      throw invalidArgument('accountId', 'give exactly one of accountId and apiKeyId', 'one-of');
+    }
+    if (input.accountId !== undefined) {
+      const account = await db.account.findUnique({ where: { publicId: input.accountId }, select: { id: true } });
+      if (!account) throw new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
+      return { accountId: account.id };
+    }
+    const key = await db.apiKey.findUnique({ where: { keyId: input.apiKeyId as string }, select: { id: true } });
+    if (!key) throw new ApiError('not-found', 'API key not found', { code: 'API_KEY_NOT_FOUND' });
+    return { apiKeyId: key.id };
+  }
+
+  return {
+    async putRateLimitOverride(input: OverrideInput) {
+      if (input.quotaWeight <= 0n || input.periodMs <= 0n || input.burstWeight <= 0n) {
+        throw invalidArgument('quotaWeight', 'quotaWeight, periodMs and burstWeight must be positive', 'positive');
+      }
+      const where = await target(input);
+      const data = {
+        quotaWeight: input.quotaWeight,
+        periodMs: input.periodMs,
+        burstWeight: input.burstWeight,
+        expiresAt: input.expiresAt ?? null,
+        reason: input.reason ?? null,
+        createdBy: 'operator',
+      };
+      const existing = await db.rateLimitOverride.findFirst({ where: { pool: input.pool, ...where } });
+      const row = existing
+        ? await db.rateLimitOverride.update({ where: { id: existing.id }, data })
+        : await db.rateLimitOverride.create({ data: { pool: input.pool, ...where, ...data } });
+      limiter.invalidate();
+      return { pool: row.pool, quotaWeight: row.quotaWeight, periodMs: row.periodMs, burstWeight: row.burstWeight, expiresAt: row.expiresAt };
+    },
+
+    async deleteRateLimitOverride(input: { pool: PoolName; accountId?: string; apiKeyId?: string }) {
+      const where = await target(input);
+      await db.rateLimitOverride.deleteMany({ where: { pool: input.pool, ...where } });
+      limiter.invalidate();
+      return {};
+    },
+
+    async setVipTier(accountId: string, vipTier: number) {
+      if (!Number.isInteger(vipTier) || vipTier < 0 || vipTier > MAX_VIP_TIER) {
+        throw invalidArgument('vipTier', `must be 0 to ${MAX_VIP_TIER}`, 'range');
+      }
+      const updated = await db.account.updateMany({ where: { publicId: accountId, kind: 'ROOT' }, data: { vipTier } });
+      if (updated.count !== 1) throw new ApiError('not-found', 'root account not found', { code: 'ACCOUNT_NOT_FOUND' });
+      limiter.invalidate();
+      return { accountId, vipTier };
+    },
+  };
+}
+
+export type OperatorService = ReturnType<typeof createOperatorService>;

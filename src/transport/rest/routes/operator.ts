@@ -1,0 +1,84 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Services } from '../../../services/index.ts';
+import { rfc3339, toRfc3339, uint64 } from '../codec.ts';
+import { defineRoute } from '../route.ts';
+
+const POOL = z.enum([
+  'AUTH_PUBLIC',
+  'ACCOUNT_ADMIN',
+  'ACCOUNT_SECURITY',
+  'SOCIAL_PROVIDER',
+  'DEPOSIT_CREATE',
+  'INTERNAL_TRANSFER',
+  'WITHDRAW_SUBMIT',
+  'WITHDRAW_VALIDATE',
+  'GUARD_SIGN',
+  'TRADING_PLACE',
+  'TRADING_CANCEL',
+]);
+
+/** `Authorization: Bearer <OPERATOR_TOKEN>`, compared in constant time. */
+export function operatorTokenCheck(token: string) {
+  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
+  return (authorization: string | undefined) =>
+    timingSafeEqual(createHash('sha256').update(authorization ?? '').digest(), expected);
+}
+
+/** The operator API: served only when OPERATOR_TOKEN is set. */
+export function operatorRoutes(s: Services) {
+  const target = { accountId: z.string().max(64).optional(), apiKeyId: z.string().max(64).optional() };
+  return [
+    defineRoute({
+      operationId: 'putRateLimitOverride',
+      method: 'PUT',
+      url: '/operator/v1/rate-limit-overrides',
+      summary: 'Set the rate-limit policy of one account or API key for one pool',
+      auth: 'operator',
+      body: z.strictObject({
+        pool: POOL,
+        ...target,
+        quotaWeight: uint64(),
+        periodMs: uint64(),
+        burstWeight: uint64(),
+        expiresAt: rfc3339().optional(),
+        reason: z.string().max(256).optional(),
+      }),
+      handler: async ({ body }) => {
+        const r = await s.operator.putRateLimitOverride(body);
+        return {
+          override: {
+            pool: r.pool,
+            quotaWeight: r.quotaWeight.toString(),
+            periodMs: r.periodMs.toString(),
+            burstWeight: r.burstWeight.toString(),
+            ...(r.expiresAt ? { expiresAt: toRfc3339(r.expiresAt) } : {}),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      operationId: 'deleteRateLimitOverride',
+      method: 'DELETE',
+      url: '/operator/v1/rate-limit-overrides',
+      summary: 'Return one account or API key to the catalog policy',
+      auth: 'operator',
+      query: z.strictObject({ pool: POOL, ...target }),
+      handler: async ({ query }) => {
+        return s.operator.deleteRateLimitOverride(query);
+      },
+    }),
+    defineRoute({
+      operationId: 'setVipTier',
+      method: 'PUT',
+      url: '/operator/v1/accounts/:accountId/vip-tier',
+      summary: 'Set a root account’s VIP tier',
+      auth: 'operator',
+      params: z.object({ accountId: z.string().max(64) }),
+      body: z.strictObject({ vipTier: z.number().int() }),
+      handler: async ({ params, body }) => {
+        return s.operator.setVipTier(params.accountId, body.vipTier);
+      },
+    }),
+  ];
+}
