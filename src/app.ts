@@ -11,7 +11,7 @@ import { openSharedStore, type SharedStore } from './infra/redis.ts';
 import { createServices, type Services } from './services/index.ts';
 import { PageTokens } from './services/pageTokens.ts';
 import { createGraphQL } from './transport/graphql/server.ts';
-import { createHttpServer } from './transport/http.ts';
+import { createHttpServer, createLogger } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
 import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/operator.ts';
 import type { RouteSpec } from './transport/rest/route.ts';
@@ -49,7 +49,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     throw err;
   }));
   const pageTokens = new PageTokens(await pageTokenSecret(config));
-  const services = createServices({ database, store, clock, pageTokens, auth: config.auth });
+  const logger = createLogger(config.logLevel, options.logStream);
+  const services = await createServices({ database, store, clock, pageTokens, auth: config.auth, logger });
   const metrics = new Metrics({ defaultMetrics: true });
   const graphql = createGraphQL({
     db: database.prisma,
@@ -62,8 +63,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   });
 
   const http = await createHttpServer({
-    logLevel: config.logLevel,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
+    logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     problemBaseUrl: config.problemBaseUrl,
@@ -102,6 +102,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
         clearInterval(flushTimer);
         await ws.close();
         await http.close();
+        await services.orders.sequencer.flushed();
         await flushLastUsed();
         if (!options.store) await store.close();
         if (!options.database) await database.close();

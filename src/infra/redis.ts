@@ -71,7 +71,7 @@ export async function openSharedStore(
     subscriber.disconnect();
     throw err;
   });
-  const events = createRedisEventTarget<CustomEvent>({ publishClient: publisher, subscribeClient: subscriber });
+  const events = createRedisEventTarget<CustomEvent>({ publishClient: publisher, subscribeClient: subscriber, serializer: EVENT_CODEC });
   return {
     kind: 'redis',
     keyPrefix: config.keyPrefix,
@@ -165,3 +165,26 @@ interface ChargeCommand {
 function ttlMs(charges: ScaledBucket[]): number {
   return Math.max(...charges.map((c) => Math.ceil(c.capacity / c.rate / 1000))) + 1000;
 }
+
+/**
+ * Events cross processes as JSON; bigints and dates (order versions, quantities, times)
+ * are tagged so subscribers get back exactly what was published.
+ */
+export const EVENT_CODEC = {
+  stringify: (message: unknown) =>
+    JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+      if (raw instanceof Date) return { $date: raw.toISOString() };
+      return value;
+    }),
+  parse: (text: string) =>
+    JSON.parse(text, (_key, value: unknown) => {
+      if (value && typeof value === 'object') {
+        const v = value as { $bigint?: string; $date?: string };
+        if (typeof v.$bigint === 'string') return BigInt(v.$bigint);
+        if (typeof v.$date === 'string') return new Date(v.$date);
+      }
+      return value;
+    }),
+};

@@ -1,4 +1,5 @@
 import { createAuthenticator } from '../auth/authenticate.ts';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
@@ -12,6 +13,10 @@ import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
+import { loadMarkets } from './markets.ts';
+import { createLedgerService } from './trading/ledger.ts';
+import { createOrdersService } from './trading/orders.ts';
+import { ensureSystemAccounts } from './trading/systemAccounts.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
 export interface ServiceDeps {
@@ -20,15 +25,35 @@ export interface ServiceDeps {
   clock: Clock;
   pageTokens: PageTokens;
   auth: Config['auth'];
+  logger: Logger;
 }
 
-export function createServices(deps: ServiceDeps) {
+/** Builds every service; trading state (markets, books, balances) is loaded from the database first. */
+export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
+  const markets = await loadMarkets(db);
+  const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
+  const orders = createOrdersService({ db, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger });
+  await orders.start();
+  const ledger = createLedgerService({
+    db,
+    clock,
+    markets,
+    balances: orders.balances,
+    sequencer: orders.sequencer,
+    transferIds: orders.transferIds,
+    limiter,
+    pageTokens,
+    systemAccounts,
+  });
   return {
+    markets,
+    orders,
+    ledger,
     authenticator,
     limiter,
     operator: createOperatorService({ db, limiter }),
@@ -47,4 +72,4 @@ export function createServices(deps: ServiceDeps) {
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
 import { ApiError } from '../domain/errors.ts';
@@ -21,8 +21,7 @@ declare module 'fastify' {
 }
 
 export interface HttpDeps {
-  logLevel: string;
-  logStream?: DestinationStream;
+  logger: Logger;
   bodyLimitBytes: number;
   trustProxy: boolean;
   problemBaseUrl: string;
@@ -38,16 +37,18 @@ export interface HttpDeps {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const READINESS_TIMEOUT_MS = 1000;
 
+/** The one logger of the process: JSON lines, credentials redacted. */
+export function createLogger(level: string, stream?: DestinationStream): Logger {
+  const options = { level, redact: { paths: SECRET_HEADERS.map((h) => `req.headers["${h}"]`), censor: '[redacted]' } };
+  return stream ? pino(options, stream) : pino(options);
+}
+
 /** Headers whose values are credentials: never written to a log line. */
 export const SECRET_HEADERS = ['authorization', 'x-api-signature', 'cookie', 'sec-websocket-protocol'];
 
 export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: deps.logLevel,
-      redact: { paths: SECRET_HEADERS.map((h) => `req.headers["${h}"]`), censor: '[redacted]' },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
-    },
+    loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
     trustProxy: deps.trustProxy,
     requestIdHeader: false,

@@ -3,12 +3,14 @@ import type { RouteSpec } from './route.ts';
 import { addressBookRoutes } from './routes/addressBook.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { authRoutes } from './routes/auth.ts';
+import { ledgerRoutes } from './routes/ledger.ts';
 import { rateLimitRoutes } from './routes/rateLimits.ts';
+import { tradingRoutes } from './routes/trading.ts';
 
 /**
  * The /v1 route table: one entry per operation of the spec, each a single service call,
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services)];
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../../../services/index.ts';
 import { rfc3339, toRfc3339, uint64 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
+import { operatorLedgerRoutes } from './ledger.ts';
 
 const POOL = z.enum([
   'AUTH_PUBLIC',
@@ -27,6 +28,10 @@ export function operatorTokenCheck(token: string) {
 
 /** The operator API: served only when OPERATOR_TOKEN is set. */
 export function operatorRoutes(s: Services) {
+  return [...operatorRateLimitRoutes(s), ...operatorLedgerRoutes(s)];
+}
+
+function operatorRateLimitRoutes(s: Services) {
   const target = { accountId: z.string().max(64).optional(), apiKeyId: z.string().max(64).optional() };
   return [
     defineRoute({

@@ -1,0 +1,174 @@
+import { decimalToBigInt } from '../../domain/money.ts';
+import type { LedgerAccount, TransferCode, TransferSideKind } from '../../generated/prisma/client.ts';
+import type { Db } from '../../infra/database.ts';
+import type { LegRow, TransferRow, WriteSet } from './writeSet.ts';
+
+export interface BalanceRef {
+  accountId: bigint;
+  ledgerAccount: LedgerAccount;
+  assetId: number;
+}
+
+interface Entry extends BalanceRef {
+  available: bigint;
+  held: bigint;
+}
+
+export interface LegSpec {
+  ref: BalanceRef;
+  amount: bigint;
+  /** Debits come out of `held` (a reservation) or `available`; credits go to available. */
+  debitFrom?: 'available' | 'held';
+  code?: TransferCode;
+  kind?: TransferSideKind;
+}
+
+const keyOf = (r: BalanceRef) => `${r.accountId}:${r.ledgerAccount}:${r.assetId}`;
+
+/**
+ * The single authority on balances inside the engine-owning process. Every balance
+ * change happens here, synchronously, inside a sequencer job, so checks and changes
+ * cannot interleave; the same changes are written as deltas with the job's batch.
+ * System accounts (custody, fees) may go negative: they are the other side of deposits
+ * and fees, so every asset's legs always sum to zero.
+ */
+export class BalanceBook {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<void>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Brings balances into memory (from their committed state) before a job uses them. */
+  async load(refs: BalanceRef[]): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const ref of refs) {
+      const key = keyOf(ref);
+      if (this.entries.has(key)) continue;
+      let p = this.loading.get(key);
+      if (!p) {
+        p = this.db.balance
+          .findUnique({
+            where: { accountId_ledgerAccount_assetId: { accountId: ref.accountId, ledgerAccount: ref.ledgerAccount, assetId: ref.assetId } },
+          })
+          .then((row) => {
+            if (!this.entries.has(key)) {
+              this.entries.set(key, {
+                ...ref,
+                available: row ? decimalToBigInt(row.available) : 0n,
+                held: row ? decimalToBigInt(row.held) : 0n,
+              });
+            }
+          })
+          .finally(() => this.loading.delete(key));
+        this.loading.set(key, p);
+      }
+      waits.push(p);
+    }
+    await Promise.all(waits);
+  }
+
+  /** Forgets everything (after a failed commit the database is the truth again). */
+  reset(): void {
+    this.entries.clear();
+  }
+
+  get(ref: BalanceRef): { available: bigint; held: bigint } {
+    const e = this.entries.get(keyOf(ref));
+    if (!e) throw new Error(`balance ${keyOf(ref)} used before load()`);
+    return e;
+  }
+
+  /** Moves `amount` from available to held; false (and nothing changes) when short. */
+  hold(ws: WriteSet, ref: BalanceRef, amount: bigint): boolean {
+    const e = this.get(ref) as Entry;
+    if (amount <= 0n) return amount === 0n;
+    if (e.available < amount) return false;
+    e.available -= amount;
+    e.held += amount;
+    ws.balance(ref.accountId, ref.ledgerAccount, ref.assetId, -amount, amount);
+    return true;
+  }
+
+  release(ws: WriteSet, ref: BalanceRef, amount: bigint): void {
+    if (amount <= 0n) return;
+    const e = this.get(ref) as Entry;
+    e.held -= amount;
+    e.available += amount;
+    ws.balance(ref.accountId, ref.ledgerAccount, ref.assetId, amount, -amount);
+  }
+
+  /**
+   * Posts one double-entry transfer: credits then debits, each leg carrying the
+   * balance (available + held) after it. Debit and credit amounts must balance per asset.
+   */
+  post(
+    ws: WriteSet,
+    transfer: { id: bigint; code: TransferCode; timestampUs: bigint; symbolId?: number; matchId?: bigint; memo?: string },
+    debits: LegSpec[],
+    credits: LegSpec[],
+  ): TransferRow {
+    const sum = new Map<number, bigint>();
+    for (const d of debits) sum.set(d.ref.assetId, (sum.get(d.ref.assetId) ?? 0n) + d.amount);
+    for (const c of credits) sum.set(c.ref.assetId, (sum.get(c.ref.assetId) ?? 0n) - c.amount);
+    for (const [asset, diff] of sum) if (diff !== 0n) throw new Error(`transfer ${transfer.id} does not balance for asset ${asset}`);
+    const legs: LegRow[] = [];
+    const counterparty = (legsOf: LegSpec[]) => (legsOf.length === 1 ? (legsOf[0] as LegSpec) : undefined);
+    // Credits first, so fees taken from proceeds never show a negative balance in between.
+    for (const c of credits) {
+      if (c.amount === 0n) continue;
+      const e = this.get(c.ref) as Entry;
+      e.available += c.amount;
+      ws.balance(c.ref.accountId, c.ref.ledgerAccount, c.ref.assetId, c.amount, 0n);
+      const other = counterparty(debits);
+      legs.push({
+        accountId: c.ref.accountId,
+        ledgerAccount: c.ref.ledgerAccount,
+        assetId: c.ref.assetId,
+        amount: c.amount,
+        isDebit: false,
+        balanceAfter: e.available + e.held,
+        transferCode: c.code ?? transfer.code,
+        sourceAccountId: other?.ref.accountId ?? null,
+        sourceKind: other ? (other.kind ?? sideKind(other.ref)) : null,
+        destinationAccountId: c.ref.accountId,
+        destinationKind: c.kind ?? sideKind(c.ref),
+      });
+    }
+    for (const d of debits) {
+      if (d.amount === 0n) continue;
+      const e = this.get(d.ref) as Entry;
+      if (d.debitFrom === 'held') e.held -= d.amount;
+      else e.available -= d.amount;
+      ws.balance(d.ref.accountId, d.ref.ledgerAccount, d.ref.assetId, d.debitFrom === 'held' ? 0n : -d.amount, d.debitFrom === 'held' ? -d.amount : 0n);
+      const other = counterparty(credits);
+      legs.push({
+        accountId: d.ref.accountId,
+        ledgerAccount: d.ref.ledgerAccount,
+        assetId: d.ref.assetId,
+        amount: d.amount,
+        isDebit: true,
+        balanceAfter: e.available + e.held,
+        transferCode: d.code ?? transfer.code,
+        sourceAccountId: d.ref.accountId,
+        sourceKind: d.kind ?? sideKind(d.ref),
+        destinationAccountId: other?.ref.accountId ?? null,
+        destinationKind: other ? (other.kind ?? sideKind(other.ref)) : null,
+      });
+    }
+    const row: TransferRow = {
+      id: transfer.id,
+      transferCode: transfer.code,
+      timestampUs: transfer.timestampUs,
+      symbolId: transfer.symbolId ?? null,
+      matchId: transfer.matchId ?? null,
+      memo: transfer.memo ?? null,
+      legs,
+    };
+    ws.transfers.push(row);
+    return row;
+  }
+}
+
+function sideKind(ref: BalanceRef): TransferSideKind {
+  return ref.ledgerAccount === 'FUNDING' ? 'FUNDING_ACCOUNT' : 'TRADING_ACCOUNT';
+}

@@ -1,0 +1,165 @@
+import type { Caller } from '../../auth/caller.ts';
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { decimalToBigInt, parseScaled, E18 } from '../../domain/money.ts';
+import type { LedgerAccount, Prisma } from '../../generated/prisma/client.ts';
+import type { Clock } from '../../infra/clock.ts';
+import type { Db } from '../../infra/database.ts';
+import { requirePermission, resolveAccount } from '../access.ts';
+import type { Asset, MarketCatalog } from '../markets.ts';
+import { PageTokens, toPage } from '../pageTokens.ts';
+import type { RateLimiter } from '../rateLimits.ts';
+import type { BalanceBook, BalanceRef } from './balances.ts';
+import type { IdBlocks } from './ids.ts';
+import type { Sequencer } from './sequencer.ts';
+import type { WriteSet } from './writeSet.ts';
+
+export interface LedgerDeps {
+  db: Db;
+  clock: Clock;
+  markets: MarketCatalog;
+  balances: BalanceBook;
+  sequencer: Sequencer;
+  transferIds: IdBlocks;
+  limiter: RateLimiter;
+  pageTokens: PageTokens;
+  systemAccounts: { custody: bigint; fees: bigint };
+}
+
+/**
+ * Balances and ledger transfers (spec 2.11, 4.7): deposits (operator credits until the
+ * chain lands), internal transfers, and the transfer history. Every movement is a set
+ * of legs that sums to zero per asset, posted through the same sequencer as trades.
+ */
+export function createLedgerService(deps: LedgerDeps) {
+  const { db, clock, markets, balances, sequencer, transferIds } = deps;
+
+  function assetOf(ref: string, fieldPath: string): Asset {
+    const asset = markets.asset(ref);
+    if (!asset) throw invalidArgument(fieldPath, 'is not a known asset symbol or id', 'asset');
+    return asset;
+  }
+
+  async function post<T>(refs: BalanceRef[], run: (ws: WriteSet) => T): Promise<T> {
+    await balances.load(refs);
+    await transferIds.reserve(1);
+    return sequencer.submit(run);
+  }
+
+  return {
+    /** Operator credit: a DEPOSIT from the custody account into an account's ledger. */
+    async credit(input: { accountId: string; asset: string; amount: string; ledgerAccount: LedgerAccount }) {
+      const account = await db.account.findUnique({ where: { publicId: input.accountId }, select: { id: true, kind: true } });
+      if (!account || account.kind === 'SYSTEM') throw new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
+      const asset = assetOf(input.asset, 'asset');
+      const amount = parseScaled(input.amount, E18, 'amount');
+      const to: BalanceRef = { accountId: account.id, ledgerAccount: input.ledgerAccount, assetId: asset.unifiedAssetId };
+      const from: BalanceRef = { accountId: deps.systemAccounts.custody, ledgerAccount: 'FUNDING', assetId: asset.unifiedAssetId };
+      const nowUs = clock.nowNs() / 1000n;
+      return post([to, from], (ws) => {
+        const t = balances.post(ws, { id: transferIds.take(), code: 'DEPOSIT', timestampUs: nowUs }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
+        const b = balances.get(to);
+        return { linkId: t.id, accountId: input.accountId, asset: asset.symbol, ledgerAccount: input.ledgerAccount, available: b.available, held: b.held };
+      });
+    },
+
+    /**
+     * Moves funds between FUNDING and TRADING of one account, or between a root account
+     * and its subaccounts (INTERNAL_TRANSFER pool). Never more than is available.
+     */
+    async internalTransfer(
+      caller: Caller,
+      input: { asset: string; amount: string; fromLedger: LedgerAccount; toLedger: LedgerAccount; fromSubaccountId?: string; toSubaccountId?: string },
+    ) {
+      requirePermission(caller, 'TRANSFER');
+      const from = await resolveAccount(db, caller, input.fromSubaccountId, 'fromSubaccountId');
+      const to = await resolveAccount(db, caller, input.toSubaccountId, 'toSubaccountId');
+      await deps.limiter.admit('transfer.internal', { caller, account: from });
+      const asset = assetOf(input.asset, 'asset');
+      const amount = parseScaled(input.amount, E18, 'amount');
+      if (from.id === to.id && input.fromLedger === input.toLedger) {
+        throw invalidArgument('toLedger', 'source and destination are the same', 'distinct');
+      }
+      const src: BalanceRef = { accountId: from.id, ledgerAccount: input.fromLedger, assetId: asset.unifiedAssetId };
+      const dst: BalanceRef = { accountId: to.id, ledgerAccount: input.toLedger, assetId: asset.unifiedAssetId };
+      const nowUs = clock.nowNs() / 1000n;
+      return post([src, dst], (ws) => {
+        if (balances.get(src).available < amount) {
+          throw new ApiError('invalid-argument', 'insufficient available balance', {
+            code: 'INSUFFICIENT_BALANCE',
+            violations: [{ fieldPath: 'amount', message: 'exceeds the available balance', ruleId: 'balance' }],
+          });
+        }
+        const t = balances.post(ws, { id: transferIds.take(), code: 'INTERNAL_TRANSFER', timestampUs: nowUs }, [{ ref: src, amount }], [{ ref: dst, amount }]);
+        return { linkId: t.id, timestampUs: nowUs };
+      });
+    },
+
+    /** GET /v1/balances: every non-zero balance of the account, both ledgers. */
+    async listBalances(caller: Caller, input: { subaccountId?: string }) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      // Let queued jobs commit first, so a client never reads behind its own acknowledged writes.
+      await sequencer.flushed();
+      const rows = await db.balance.findMany({ where: { accountId: account.id }, orderBy: [{ ledgerAccount: 'asc' }, { assetId: 'asc' }] });
+      return {
+        accountId: account.publicId,
+        balances: rows.map((r) => ({
+          ledgerAccount: r.ledgerAccount,
+          asset: (markets.asset(r.assetId) as Asset).symbol,
+          assetId: r.assetId,
+          available: decimalToBigInt(r.available),
+          held: decimalToBigInt(r.held),
+        })),
+      };
+    },
+
+    /** GET /v1/transfers (spec 4.7): the account's legs, oldest first unless reversed. */
+    async listTransfers(caller: Caller, input: { subaccountId?: string; ledger?: LedgerAccount; asset?: string; reversed?: boolean; limit?: number; pageToken?: string }) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, input.subaccountId, 'subaccount_id');
+      const asset = input.asset !== undefined ? assetOf(input.asset, 'asset') : undefined;
+      const limit = input.limit ?? 100;
+      const reversed = input.reversed ?? false;
+      const binding = {
+        operation: 'listTransfers',
+        caller: caller.rootPublicId,
+        filters: { account: account.publicId, ledger: input.ledger ?? null, asset: asset?.unifiedAssetId ?? null, reversed },
+      };
+      const cursor = deps.pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding, 'page_token');
+      const cmp = reversed ? 'lt' : 'gt';
+      const where: Prisma.LedgerTransferLegWhereInput = {
+        accountId: account.id,
+        ...(input.ledger ? { ledgerAccount: input.ledger } : {}),
+        ...(asset ? { assetId: asset.unifiedAssetId } : {}),
+        ...(cursor
+          ? { OR: [{ timestampUs: { [cmp]: BigInt(cursor.ts) } }, { timestampUs: BigInt(cursor.ts), id: { [cmp]: BigInt(cursor.id) } }] }
+          : {}),
+      };
+      const dir = reversed ? 'desc' : 'asc';
+      const rows = await db.ledgerTransferLeg.findMany({
+        where,
+        orderBy: [{ timestampUs: dir }, { id: dir }],
+        take: limit + 1,
+        include: {
+          sourceAccount: { select: { publicId: true, kind: true, rootAccountId: true, id: true } },
+          destinationAccount: { select: { publicId: true, kind: true, rootAccountId: true, id: true } },
+        },
+      });
+      const page = toPage(rows, limit, deps.pageTokens, binding, (r) => ({ ts: r.timestampUs.toString(), id: r.id.toString() }));
+      // Counterparties are named only when they are the caller's own accounts.
+      const own = (a: { id: bigint; rootAccountId: bigint | null; kind: string } | null) =>
+        a !== null && a.kind !== 'SYSTEM' && (a.id === caller.rootAccountId || a.rootAccountId === caller.rootAccountId);
+      return {
+        transfers: page.items.map((r) => ({
+          leg: r,
+          asset: markets.asset(r.assetId) as Asset,
+          sourceAccountId: own(r.sourceAccount) ? (r.sourceAccount as { publicId: string }).publicId : '',
+          destinationAccountId: own(r.destinationAccount) ? (r.destinationAccount as { publicId: string }).publicId : '',
+        })),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;

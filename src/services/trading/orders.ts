@@ -1,0 +1,705 @@
+import { createPubSub } from 'graphql-yoga';
+import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import type { Logger } from 'pino';
+import type { Caller } from '../../auth/caller.ts';
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { newPublicId } from '../../domain/ids.ts';
+import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
+import { feeOf, parseScaled, toE18 } from '../../domain/money.ts';
+import type { OrderCloseReason, Prisma } from '../../generated/prisma/client.ts';
+import type { Clock } from '../../infra/clock.ts';
+import type { Db } from '../../infra/database.ts';
+import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
+import type { Market, MarketCatalog } from '../markets.ts';
+import { PageTokens, toPage } from '../pageTokens.ts';
+import type { RateLimiter } from '../rateLimits.ts';
+import { BalanceBook, type BalanceRef } from './balances.ts';
+import { IdBlocks } from './ids.ts';
+import { persistWriteSet } from './persist.ts';
+import { Sequencer } from './sequencer.ts';
+import type { OrderRow, TradeRow, WriteSet } from './writeSet.ts';
+
+export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
+const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
+const MIN_EXPIRY_NS = 1_000_000_000n;
+/** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
+const FEE_SLACK_E18 = 1_000_000n;
+
+export interface CreateOrderInput {
+  subaccountId?: string;
+  order: {
+    symbol: string;
+    side: 'BUY' | 'SELL';
+    baseQty: string;
+    clientOrderId?: string;
+    feeAsset?: 'QUOTE' | 'BASE';
+    selfTradePreventionMode?: 'EXPIRE_MAKER' | 'EXPIRE_TAKER' | 'EXPIRE_BOTH' | 'DECREMENT';
+    limitGtc?: { price: string; postOnly?: boolean };
+    limitGtd?: { price: string; expireAt: Date; postOnly?: boolean };
+    limitIoc?: { price: string; maxQuoteDebit?: string };
+    marketIoc?: { clientRefPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; maxQuoteDebit?: string };
+  };
+}
+
+export interface OrderEventPayload {
+  accountPublicId: string;
+  order: OrderRow;
+  symbol: string;
+}
+
+export interface FillPayload {
+  accountPublicId: string;
+  trade: TradeRow;
+  symbol: string;
+}
+
+type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
+
+const CANCEL_REASONS: Record<string, CloseInfo> = {
+  USER: { status: 'CANCELED', reason: 'USER_CANCELED' },
+  IOC_REMAINDER: { status: 'CANCELED', reason: 'IOC_REMAINDER' },
+  STP: { status: 'CANCELED', reason: 'SELF_TRADE_PREVENTION' },
+  EXPIRED: { status: 'EXPIRED', reason: 'GTD_EXPIRED' },
+  POST_ONLY: { status: 'CANCELED', reason: 'POST_ONLY_WOULD_TAKE' },
+  NOTIONAL_CAP: { status: 'CANCELED', reason: 'QUOTE_DEBIT_LIMIT' },
+  MARKET_NO_LIQUIDITY: { status: 'CANCELED', reason: 'NO_LIQUIDITY' },
+  PRICE_PROTECTION: { status: 'CANCELED', reason: 'SLIPPAGE_LIMIT' },
+};
+
+export interface OrdersDeps {
+  db: Db;
+  clock: Clock;
+  markets: MarketCatalog;
+  limiter: RateLimiter;
+  pageTokens: PageTokens;
+  events: TypedEventTarget<CustomEvent>;
+  topicPrefix: string;
+  systemAccounts: { fees: bigint; custody: bigint };
+  logger: Logger;
+}
+
+/**
+ * Orders (spec 2.7, 4.5) over one matching engine per symbol. Requests are validated and
+ * admitted here, then run as sequencer jobs: reserve balance, match, settle fills with
+ * fees, and record everything in the batch's write set, acknowledged only once committed.
+ */
+export function createOrdersService(deps: OrdersDeps) {
+  const { db, clock, markets } = deps;
+  const balances = new BalanceBook(db);
+  const orderIds = new IdBlocks(db, 'Order');
+  const transferIds = new IdBlocks(db, 'LedgerTransfer');
+  const engines = new Map<number, OrderBook>();
+  /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
+  const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
+  /** Client order ids accepted but maybe not yet committed, per account. */
+  const pendingClientIds = new Set<string>();
+  const pubsub = createPubSub<Record<string, [OrderEventPayload | FillPayload]>>({ eventTarget: deps.events });
+
+  const sequencer = new Sequencer(
+    (ws) => persistWriteSet(db, ws),
+    async (err) => {
+      deps.logger.error({ err }, 'trading commit failed: rebuilding books and balances from the database');
+      balances.reset();
+      await rebuild();
+    },
+  );
+
+  const tradingRef = (accountId: bigint, assetId: number): BalanceRef => ({ accountId, ledgerAccount: 'TRADING', assetId });
+
+  async function rebuild(): Promise<void> {
+    engines.clear();
+    open.clear();
+    for (const market of markets.markets) {
+      const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
+      const engine = new OrderBook({
+        symbol: market.symbol,
+        tickSize: market.tickSize,
+        baseScale: market.baseQuantityScale,
+        quoteScale: market.quoteQuantityScale,
+        nextMatchId: seq.lastMatchId + 1n,
+        nextPrioritySeq: seq.lastPrioritySeq + 1n,
+      });
+      const rows = await db.order.findMany({
+        where: { symbolId: market.symbolId, isOpen: true },
+        orderBy: { prioritySeq: 'asc' },
+        include: { account: { select: { publicId: true } } },
+      });
+      engine.restore(
+        rows.map((r) => ({
+          orderId: r.id,
+          accountId: r.accountId,
+          side: r.side,
+          tif: r.tif as 'GTC' | 'GTD',
+          price: r.price,
+          qty: r.leavesQty,
+          prioritySeq: r.prioritySeq,
+          postOnly: r.postOnly,
+          stpMode: r.stpMode,
+          ...(r.expireAtTsNs !== null ? { expireAtNs: r.expireAtTsNs } : {}),
+        })),
+      );
+      for (const r of rows) {
+        const { account, ...row } = r;
+        open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
+      }
+      engines.set(market.symbolId, engine);
+    }
+  }
+
+  function marketOf(symbol: string, fieldPath = 'order.symbol'): Market {
+    const m = markets.market(symbol);
+    if (!m) throw invalidArgument(fieldPath, `is not a listed symbol`, 'symbol', 'UNKNOWN_SYMBOL');
+    return m;
+  }
+
+  function engineOf(market: Market): OrderBook {
+    return engines.get(market.symbolId) as OrderBook;
+  }
+
+  /** The balances a job on `account` in `market` may touch, loaded before it runs. */
+  function refsFor(accountIds: bigint[], market: Market): BalanceRef[] {
+    const ids = [...new Set([...accountIds, deps.systemAccounts.fees])];
+    return ids.flatMap((id) => [tradingRef(id, market.base.unifiedAssetId), tradingRef(id, market.quote.unifiedAssetId)]);
+  }
+
+  function publishOrder(ws: WriteSet, row: OrderRow & { accountPublicId: string }, symbol: string) {
+    const snapshot = { ...row };
+    sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}orders:${row.accountPublicId}`, { accountPublicId: row.accountPublicId, order: snapshot, symbol }));
+    ws.order(row);
+  }
+
+  /** Applies engine events to order rows, balances and the write set (inside a job). */
+  function applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>) {
+    for (const e of events) {
+      switch (e.type) {
+        case 'trade':
+          settle(ws, market, e, nowNs, now);
+          touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
+          break;
+        case 'canceled':
+        case 'decremented': {
+          const row = open.get(e.orderId as bigint);
+          if (!row) break;
+          if (e.type === 'decremented') {
+            row.leavesQty = e.remaining;
+          } else {
+            row.leavesQty = 0n;
+            row.isOpen = false;
+            const close = CANCEL_REASONS[e.reason] as CloseInfo;
+            row.status = close.status;
+            row.closeReason = close.reason;
+            row.terminalAt = now;
+          }
+          touched.add(row.id);
+          break;
+        }
+        case 'rested': {
+          const row = open.get(e.orderId as bigint);
+          if (row) {
+            row.prioritySeq = e.prioritySeq;
+            touched.add(row.id);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    for (const id of touched) {
+      const row = open.get(id);
+      if (!row) continue;
+      if (!row.isOpen && row.heldE18 > 0n) {
+        const heldAsset = row.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId;
+        balances.release(ws, tradingRef(row.accountId, heldAsset), row.heldE18);
+        row.heldE18 = 0n;
+      }
+      row.version += 1;
+      publishOrder(ws, row, market.symbol);
+      if (!row.isOpen) open.delete(id);
+    }
+    const engine = engineOf(market);
+    ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n });
+  }
+
+  function feePpm(market: Market, isMaker: boolean): number {
+    return (isMaker ? market.makerFeePpm : market.takerFeePpm)[0] as number;
+  }
+
+  /**
+   * Settles one fill as one ledger transfer: the buyer's quote (telescoped on its
+   * cumulative notional, so many fills never cost more than the single reservation) for
+   * the seller's base, and each side's fee in its fee asset.
+   */
+  function settle(ws: WriteSet, market: Market, t: TradeEvent, nowNs: bigint, now: Date) {
+    const maker = open.get(t.makerOrderId as bigint) as OrderRow & { accountPublicId: string };
+    const taker = open.get(t.takerOrderId as bigint) as OrderRow & { accountPublicId: string };
+    const buyer = t.takerSide === 'BUY' ? taker : maker;
+    const seller = t.takerSide === 'BUY' ? maker : taker;
+    const exact = t.price * t.qty;
+    const before = quoteNotional(1n, buyer.cumNotionalQ9, market.notional);
+    const after = quoteNotional(1n, buyer.cumNotionalQ9 + exact, market.notional);
+    const quoteE18 = toE18(after - before, market.quoteQuantityScale);
+    const baseE18 = toE18(t.qty, market.baseQuantityScale);
+    const quote = market.quote.unifiedAssetId;
+    const base = market.base.unifiedAssetId;
+    const fees = deps.systemAccounts.fees;
+    const transferId = transferIds.take();
+
+    const debits = [
+      { ref: tradingRef(buyer.accountId, quote), amount: quoteE18, debitFrom: 'held' as const, code: 'TRADE' as const },
+      { ref: tradingRef(seller.accountId, base), amount: baseE18, debitFrom: 'held' as const, code: 'TRADE' as const },
+    ];
+    const credits = [
+      { ref: tradingRef(seller.accountId, quote), amount: quoteE18, code: 'TRADE' as const },
+      { ref: tradingRef(buyer.accountId, base), amount: baseE18, code: 'TRADE' as const },
+    ];
+    const feeRows = new Map<bigint, { fee: bigint; rebate: boolean; asset: 'QUOTE' | 'BASE' }>();
+    for (const o of [buyer, seller]) {
+      const isMaker = o === maker;
+      const asset = o.feeAsset;
+      const gross = asset === 'BASE' ? baseE18 : quoteE18;
+      const { fee, rebate } = feeOf(gross, feePpm(market, isMaker));
+      feeRows.set(o.id, { fee, rebate, asset });
+      if (fee === 0n) continue;
+      const assetId = asset === 'BASE' ? base : quote;
+      if (rebate) {
+        debits.push({ ref: tradingRef(fees, assetId), amount: fee, debitFrom: 'available' as never, code: 'REBATE' as never });
+        credits.push({ ref: tradingRef(o.accountId, assetId), amount: fee, code: 'REBATE' as never });
+      } else {
+        // A buyer paying its fee in quote pays it from its reservation; everyone else from proceeds.
+        const fromHeld = o === buyer && asset === 'QUOTE';
+        debits.push({ ref: tradingRef(o.accountId, assetId), amount: fee, debitFrom: (fromHeld ? 'held' : 'available') as never, code: 'FEE' as never });
+        credits.push({ ref: tradingRef(fees, assetId), amount: fee, code: 'FEE' as never });
+        if (fromHeld) o.heldE18 -= fee;
+      }
+    }
+    balances.post(ws, { id: transferId, code: 'TRADE', timestampUs: nowNs / 1000n, symbolId: market.symbolId, matchId: t.matchId }, debits, credits);
+    buyer.heldE18 -= quoteE18;
+    seller.heldE18 -= baseE18;
+
+    for (const o of [maker, taker]) {
+      o.cumQty += t.qty;
+      o.cumNotionalQ9 += exact;
+      o.leavesQty = o === maker ? t.makerRemaining : t.takerRemaining;
+      o.status = o.leavesQty === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
+      if (o.leavesQty === 0n) {
+        o.isOpen = false;
+        o.closeReason = null;
+        o.terminalAt = now;
+      }
+      const f = feeRows.get(o.id) as { fee: bigint; rebate: boolean; asset: 'QUOTE' | 'BASE' };
+      const trade: TradeRow = {
+        symbolId: market.symbolId,
+        matchId: t.matchId,
+        orderId: o.id,
+        accountId: o.accountId,
+        lineageId: o.lineageId,
+        generation: o.generation,
+        side: o.side,
+        price: t.price,
+        qty: t.qty,
+        isMaker: o === maker,
+        fee: f.fee,
+        feeAsset: f.asset,
+        feeIsRebate: f.rebate,
+        executedAt: now,
+        executedAtTsNs: nowNs,
+        transferId,
+      };
+      ws.trades.push(trade);
+      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, { accountPublicId: o.accountPublicId, trade, symbol: market.symbol }));
+    }
+  }
+
+  function validateCreate(input: CreateOrderInput, market: Market, nowNs: bigint) {
+    const o = input.order;
+    const variants = (['limitGtc', 'limitGtd', 'limitIoc', 'marketIoc'] as const).filter((k) => o[k] !== undefined);
+    if (variants.length !== 1) {
+      throw invalidArgument('order', 'exactly one of limitGtc, limitGtd, limitIoc and marketIoc is required', 'one-of');
+    }
+    const variant = variants[0] as 'limitGtc' | 'limitGtd' | 'limitIoc' | 'marketIoc';
+    const feeAsset = o.feeAsset ?? 'QUOTE';
+    if (o.side === 'SELL' && feeAsset !== 'QUOTE') {
+      throw invalidArgument('order.feeAsset', 'SELL orders pay fees in QUOTE', 'sell-fee-asset');
+    }
+    const qty = parseScaled(o.baseQty, market.baseQuantityScale, 'order.baseQty');
+    if (qty < market.minQty) throw invalidArgument('order.baseQty', 'is below the market minimum quantity', 'min-qty');
+    const parsePrice = (text: string, field: string) => {
+      const p = parseScaled(text, 9, field);
+      if (p % market.tickSize !== 0n) throw invalidArgument(field, 'is not a multiple of the tick size', 'tick-size');
+      return p;
+    };
+    let price = 0n;
+    let tif: 'GTC' | 'GTD' | 'IOC' = 'IOC';
+    let postOnly = false;
+    let expireAtNs: bigint | undefined;
+    let maxQuoteDebit: bigint | undefined;
+    let protection: bigint | undefined;
+    let refPrice: bigint | undefined;
+    const market_ = o.marketIoc;
+    if (variant === 'limitGtc') {
+      price = parsePrice(o.limitGtc!.price, 'order.limitGtc.price');
+      tif = 'GTC';
+      postOnly = o.limitGtc!.postOnly === true;
+    } else if (variant === 'limitGtd') {
+      price = parsePrice(o.limitGtd!.price, 'order.limitGtd.price');
+      tif = 'GTD';
+      postOnly = o.limitGtd!.postOnly === true;
+      expireAtNs = BigInt(o.limitGtd!.expireAt.getTime()) * 1_000_000n;
+      if (expireAtNs < nowNs + MIN_EXPIRY_NS || expireAtNs > nowNs + MAX_EXPIRY_NS) {
+        throw invalidArgument('order.limitGtd.expireAt', 'must be 1 second to 30 days after now', 'expiry-range');
+      }
+    } else if (variant === 'limitIoc') {
+      price = parsePrice(o.limitIoc!.price, 'order.limitIoc.price');
+      if (o.limitIoc!.maxQuoteDebit !== undefined) {
+        if (o.side !== 'BUY') throw invalidArgument('order.limitIoc.maxQuoteDebit', 'is only for BUY orders', 'buy-only');
+        maxQuoteDebit = parseScaled(o.limitIoc!.maxQuoteDebit, market.quoteQuantityScale, 'order.limitIoc.maxQuoteDebit');
+      }
+    } else if (market_) {
+      if ((market_.maxSlippageTicks === undefined) === (market_.maxSlippageBps === undefined)) {
+        throw invalidArgument('order.marketIoc', 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
+      }
+      if (market_.maxSlippageTicks !== undefined && market_.maxSlippageTicks <= 0) {
+        throw invalidArgument('order.marketIoc.maxSlippageTicks', 'must be positive', 'positive');
+      }
+      if (market_.maxSlippageBps !== undefined && (market_.maxSlippageBps <= 0 || market_.maxSlippageBps > 10_000)) {
+        throw invalidArgument('order.marketIoc.maxSlippageBps', 'must be 1 to 10000', 'range');
+      }
+      if (market_.maxQuoteDebit !== undefined) {
+        if (o.side !== 'BUY') throw invalidArgument('order.marketIoc.maxQuoteDebit', 'is only for BUY orders', 'buy-only');
+        maxQuoteDebit = parseScaled(market_.maxQuoteDebit, market.quoteQuantityScale, 'order.marketIoc.maxQuoteDebit');
+      }
+      if (market_.clientRefPrice !== undefined) refPrice = parsePrice(market_.clientRefPrice, 'order.marketIoc.clientRefPrice');
+    }
+    if (variant !== 'marketIoc' && quoteNotional(price, qty, market.notional) < market.minNotional) {
+      throw invalidArgument('order.baseQty', 'the order value is below the market minimum notional', 'min-notional');
+    }
+    if (o.clientOrderId !== undefined && (o.clientOrderId.length < 1 || o.clientOrderId.length > 64 || !/^[\x21-\x7e]+$/.test(o.clientOrderId))) {
+      throw invalidArgument('order.clientOrderId', 'must be 1 to 64 printable ASCII characters', 'client-order-id');
+    }
+    return { variant, qty, price, tif, postOnly, expireAtNs, maxQuoteDebit, protection, refPrice, feeAsset };
+  }
+
+  /** The worst price a market order accepts: reference price moved by the slippage allowance. */
+  function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): bigint {
+    const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
+    if (reference === null || reference === undefined) {
+      throw new ApiError('invalid-argument', 'no reference price: the book is empty on the opposite side', {
+        code: 'NO_REFERENCE_PRICE',
+        violations: [{ fieldPath: 'order.marketIoc.clientRefPrice', message: 'is required when the book is empty', ruleId: 'reference-price' }],
+      });
+    }
+    const delta = ticks !== undefined ? BigInt(ticks) * market.tickSize : (reference * BigInt(bps as number)) / 10_000n;
+    const p = side === 'BUY' ? reference + delta : reference - delta;
+    return p > 0n ? p : 1n;
+  }
+
+  const service = {
+    sequencer,
+    balances,
+    transferIds,
+    pubsub,
+    topics: {
+      orders: (accountPublicId: string) => `${deps.topicPrefix}orders:${accountPublicId}`,
+      fills: (accountPublicId: string) => `${deps.topicPrefix}fills:${accountPublicId}`,
+    },
+
+    /** Restores every book from PostgreSQL (start-up). */
+    start: rebuild,
+
+    async createOrder(caller: Caller, input: CreateOrderInput) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      await deps.limiter.admit('trading.place', { caller, account });
+      const market = marketOf(input.order.symbol);
+      const engine = engineOf(market);
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      const v = validateCreate(input, market, nowNs);
+      const clientOrderId = input.order.clientOrderId;
+      if (clientOrderId !== undefined) {
+        const existing = await db.clientOrderIdReservation.findUnique({
+          where: { accountId_clientOrderId: { accountId: account.id, clientOrderId } },
+        });
+        if (existing && (existing.expiresAt === null || existing.expiresAt > now)) throw duplicateClientOrderId();
+      }
+      await balances.load(refsFor([account.id], market));
+      await orderIds.reserve(1);
+      await transferIds.reserve(engine.size + 16);
+      const makers = new Set<bigint>();
+      for (const id of open.keys()) if (open.get(id)?.symbolId === market.symbolId) makers.add(open.get(id)!.accountId);
+      await balances.load(refsFor([...makers], market));
+
+      return sequencer.submit((ws) => {
+        const pendingKey = clientOrderId !== undefined ? `${account.id}:${clientOrderId}` : undefined;
+        if (pendingKey && pendingClientIds.has(pendingKey)) throw duplicateClientOrderId();
+        const isBuy = input.order.side === 'BUY';
+        const quoteAsset = market.quote.unifiedAssetId;
+        const baseAsset = market.base.unifiedAssetId;
+        let limitForHold = v.price;
+        let protection: bigint | undefined;
+        if (v.variant === 'marketIoc') {
+          const m = input.order.marketIoc!;
+          protection = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
+          limitForHold = protection;
+        }
+        const takerPpm = Math.max(feePpm(market, false), feePpm(market, true), 0);
+        let hold: bigint;
+        let cap: bigint | undefined;
+        if (isBuy) {
+          if (v.maxQuoteDebit !== undefined) {
+            hold = toE18(v.maxQuoteDebit, market.quoteQuantityScale);
+            cap = ((v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + takerPpm));
+          } else {
+            const notionalE18 = toE18(quoteNotional(limitForHold, v.qty, market.notional), market.quoteQuantityScale);
+            hold = notionalE18 + (v.feeAsset === 'QUOTE' ? feeOf(notionalE18, takerPpm).fee + FEE_SLACK_E18 : 0n);
+          }
+        } else {
+          hold = toE18(v.qty, market.baseQuantityScale);
+        }
+        const holdRef = tradingRef(account.id, isBuy ? quoteAsset : baseAsset);
+        if (!balances.hold(ws, holdRef, hold)) {
+          throw new ApiError('invalid-argument', 'insufficient available balance in the trading account', {
+            code: 'INSUFFICIENT_BALANCE',
+            violations: [{ fieldPath: 'order.baseQty', message: 'exceeds what the available balance can pay', ruleId: 'balance' }],
+          });
+        }
+        const id = orderIds.take();
+        const publicId = newPublicId();
+        const row: OrderRow & { accountPublicId: string } = {
+          id,
+          publicId,
+          accountId: account.id,
+          accountPublicId: account.publicId,
+          symbolId: market.symbolId,
+          clientOrderId: clientOrderId ?? null,
+          side: input.order.side,
+          orderType: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
+          tif: v.tif,
+          status: 'NEW',
+          isOpen: true,
+          closeReason: null,
+          price: v.variant === 'marketIoc' ? 0n : v.price,
+          origQty: v.qty,
+          cumQty: 0n,
+          leavesQty: v.qty,
+          inheritedCumQty: 0n,
+          cumNotionalQ9: 0n,
+          feeAsset: v.feeAsset,
+          postOnly: v.postOnly,
+          stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+          expireAt: v.expireAtNs !== undefined ? new Date(Number(v.expireAtNs / 1_000_000n)) : null,
+          expireAtTsNs: v.expireAtNs ?? null,
+          createdAt: now,
+          acceptedAtTsNs: nowNs,
+          terminalAt: null,
+          lineageId: publicId,
+          generation: 1,
+          marketClientRefPrice: v.refPrice ?? null,
+          marketMaxSlippageBps: input.order.marketIoc?.maxSlippageBps ?? null,
+          marketMaxSlippageTicks: input.order.marketIoc?.maxSlippageTicks ?? null,
+          submittedMaxQuoteDebit: v.maxQuoteDebit ?? null,
+          version: 0,
+          heldE18: hold,
+          prioritySeq: 0n,
+        };
+        open.set(id, row);
+        ws.newOrders.set(id, row);
+        const place: PlaceOrder = {
+          orderId: id,
+          accountId: account.id,
+          side: row.side,
+          type: row.orderType,
+          tif: row.tif,
+          qty: v.qty,
+          stpMode: row.stpMode,
+          ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
+          ...(v.postOnly ? { postOnly: true } : {}),
+          ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
+          ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
+        };
+        const events = engine.place(place, nowNs);
+        const rejected = events.find((e) => e.type === 'rejected');
+        if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
+        applyEvents(ws, market, events, nowNs, now, new Set([id]));
+        if (clientOrderId !== undefined && pendingKey) {
+          pendingClientIds.add(pendingKey);
+          sequencer.onCommit(() => pendingClientIds.delete(pendingKey));
+          ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt: new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS) });
+        }
+        return {
+          orderId: publicId,
+          clientOrderId: clientOrderId ?? '',
+          acceptedAt: now,
+          acceptedAtTsNs: nowNs,
+          resolvedBaseQty: v.qty,
+          submittedMaxQuoteDebit: v.maxQuoteDebit,
+          market,
+        };
+      });
+    },
+
+    async cancelOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string; symbol?: string }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      await deps.limiter.admit('trading.cancel', { caller, account });
+      const row = await findOwnOrder(account, input);
+      const market = markets.marketById(row.symbolId) as Market;
+      await balances.load(refsFor([account.id], market));
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      return sequencer.submit((ws) => {
+        const live = open.get(row.id);
+        if (!live) throw orderNotFound('the order is no longer open');
+        const events = engineOf(market).cancel(row.id);
+        applyEvents(ws, market, events, nowNs, now, new Set());
+        return { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs };
+      });
+    },
+
+    async cancelAllOrders(caller: Caller, input: { subaccountId?: string; symbol?: string; side?: 'BUY' | 'SELL' }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      await deps.limiter.admit('trading.cancel_all', { caller, account });
+      const only = input.symbol !== undefined ? marketOf(input.symbol, 'symbol') : undefined;
+      return cancelWhere(account.id, only, input.side, 'USER');
+    },
+
+    async getOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string }) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      const row = await findOwnOrder(account, input);
+      return { order: row, symbol: (markets.marketById(row.symbolId) as Market).symbol };
+    },
+
+    async listOpenOrders(caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; limit?: number; pageToken?: string }) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      const symbolIds = (input.symbols ?? []).map((s) => marketOf(s, 'symbol').symbolId).sort();
+      const limit = input.limit ?? 100;
+      const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null } };
+      const cursor = pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
+      const where: Prisma.OrderWhereInput = {
+        accountId: account.id,
+        isOpen: true,
+        ...(symbolIds.length > 0 ? { symbolId: { in: symbolIds } } : {}),
+        ...(input.side ? { side: input.side } : {}),
+        ...(cursor
+          ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] }
+          : {}),
+      };
+      const rows = await db.order.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+      const page = toPage(rows, limit, pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
+      return { orders: page.items.map((o) => ({ order: o, symbol: (markets.marketById(o.symbolId) as Market).symbol })), nextPageToken: page.nextPageToken };
+    },
+
+    async listTrades(caller: Caller, input: { subaccountId?: string; symbol?: string; orderId?: string; lineageId?: string; throughGeneration?: number; afterMatchId?: bigint; side?: 'BUY' | 'SELL'; startTime?: bigint; endTime?: bigint; includeTransfers?: boolean; limit?: number; pageToken?: string }) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      if (input.orderId !== undefined && input.lineageId !== undefined) throw invalidArgument('lineageId', 'cannot be combined with orderId', 'exclusive');
+      if (input.throughGeneration !== undefined && input.lineageId === undefined) throw invalidArgument('throughGeneration', 'requires lineageId', 'requires');
+      if (input.afterMatchId !== undefined && input.symbol === undefined) throw invalidArgument('afterMatchId', 'requires symbol', 'requires');
+      const market = input.symbol !== undefined ? marketOf(input.symbol, 'symbol') : undefined;
+      const limit = input.limit ?? 100;
+      const filters = { account: account.publicId, ...input, pageToken: undefined, limit: undefined };
+      const binding = { operation: 'listTrades', caller: caller.rootPublicId, filters };
+      const cursor = pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding);
+      let orderDbId: bigint | undefined;
+      if (input.orderId !== undefined) {
+        const o = await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id }, select: { id: true } });
+        if (!o) return { trades: [], transfers: [], nextPageToken: '' };
+        orderDbId = o.id;
+      }
+      const rows = await db.trade.findMany({
+        where: {
+          accountId: account.id,
+          ...(market ? { symbolId: market.symbolId } : {}),
+          ...(orderDbId !== undefined ? { orderId: orderDbId } : {}),
+          ...(input.lineageId !== undefined ? { lineageId: input.lineageId, ...(input.throughGeneration !== undefined ? { generation: { lte: input.throughGeneration } } : {}) } : {}),
+          ...(input.afterMatchId !== undefined ? { matchId: { gt: input.afterMatchId } } : {}),
+          ...(input.side ? { side: input.side } : {}),
+          ...(input.startTime !== undefined || input.endTime !== undefined ? { executedAtTsNs: { ...(input.startTime !== undefined ? { gte: input.startTime } : {}), ...(input.endTime !== undefined ? { lt: input.endTime } : {}) } } : {}),
+          ...(cursor ? { OR: [{ executedAtTsNs: { lt: BigInt(cursor.ts) } }, { executedAtTsNs: BigInt(cursor.ts), id: { lt: BigInt(cursor.id) } }] } : {}),
+        },
+        orderBy: [{ executedAtTsNs: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+        include: { order: { select: { publicId: true } } },
+      });
+      const page = toPage(rows, limit, pageTokens, binding, (r) => ({ ts: r.executedAtTsNs.toString(), id: r.id.toString() }));
+      const transfers = input.includeTransfers && page.items.length > 0
+        ? await db.ledgerTransferLeg.findMany({
+            where: { accountId: account.id, transferId: { in: [...new Set(page.items.map((t) => t.transferId).filter((x): x is bigint => x !== null))] } },
+            orderBy: { id: 'asc' },
+          })
+        : [];
+      return { trades: page.items.map((t) => ({ trade: t, symbol: (markets.marketById(t.symbolId) as Market).symbol, orderPublicId: t.order.publicId })), transfers, nextPageToken: page.nextPageToken };
+    },
+
+    /** Cancels every open order of `accountId` in scope (cancel all, dead-man switch). */
+    cancelWhere,
+
+    depth(symbol: string, levels: number) {
+      const market = marketOf(symbol, 'symbol');
+      return { market, depth: engineOf(market).depth(levels) };
+    },
+
+    /** Expires resting GTD orders whose time has come (run on a timer). */
+    async expireDue() {
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      for (const market of markets.markets) {
+        const engine = engineOf(market);
+        const accounts = [...open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= nowNs).map((o) => o.accountId);
+        if (accounts.length === 0) continue;
+        await balances.load(refsFor(accounts, market));
+        await sequencer.submit((ws) => applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set()));
+      }
+    },
+  };
+
+  async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, _why: 'USER') {
+    const now = clock.now();
+    const nowNs = clock.nowNs();
+    const targets = only ? [only] : markets.markets;
+    let canceled = 0;
+    for (const market of targets) {
+      await balances.load(refsFor([accountId], market));
+      canceled += await sequencer.submit((ws) => {
+        const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
+        const engine = engineOf(market);
+        const events = ids.flatMap((id) => engine.cancel(id));
+        applyEvents(ws, market, events, nowNs, now, new Set());
+        return ids.length;
+      });
+    }
+    return { canceledCount: canceled, ts: now, tsNs: nowNs };
+  }
+
+  async function findOwnOrder(account: AccountRef, input: { orderId?: string; clientOrderId?: string }) {
+    if ((input.orderId === undefined) === (input.clientOrderId === undefined)) {
+      throw invalidArgument('orderId', 'give exactly one of orderId and clientOrderId', 'one-of');
+    }
+    const row =
+      input.orderId !== undefined
+        ? await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id } })
+        : await db.order.findFirst({ where: { clientOrderId: input.clientOrderId as string, accountId: account.id }, orderBy: { id: 'desc' } });
+    if (!row) throw orderNotFound('order not found');
+    return row;
+  }
+
+  const pageTokens = deps.pageTokens;
+  return service;
+}
+
+function duplicateClientOrderId(): ApiError {
+  return new ApiError('conflict', 'this clientOrderId is still retained by an earlier order', {
+    code: 'CONFLICT_DUPLICATE_CLIENT_ORDER_ID',
+    violations: [{ fieldPath: 'order.clientOrderId', message: 'is retained by an earlier order', ruleId: 'unique' }],
+  });
+}
+
+function orderNotFound(detail: string): ApiError {
+  return new ApiError('not-found', detail, { code: 'ORDER_NOT_FOUND' });
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,277 @@
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.ts';
+import { formatScaled } from '../../../domain/money.ts';
+import type { Order, Trade, LedgerTransferLeg } from '../../../generated/prisma/client.ts';
+import type { Services } from '../../../services/index.ts';
+import type { Market } from '../../../services/markets.ts';
+import { int32, queryBool, queryInt, queryList, rfc3339, toRfc3339 } from '../codec.ts';
+import { defineRoute } from '../route.ts';
+
+const SIDE = z.enum(['BUY', 'SELL']);
+const STP = z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']);
+const decimal = z.string().max(64);
+
+/** Spec 2.7, rendered from the stored row. */
+export function orderJson(o: Order, market: Market) {
+  const avg = o.cumQty > 0n ? BigInt(o.cumNotionalQ9.toFixed(0)) / o.cumQty : 0n;
+  const bs = market.baseQuantityScale;
+  return {
+    orderId: o.publicId,
+    clientOrderId: o.clientOrderId ?? '',
+    symbol: market.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    status: o.status,
+    tif: o.tif,
+    price: formatScaled(o.price, 9),
+    origQty: formatScaled(o.origQty, bs),
+    cumQty: formatScaled(o.inheritedCumQty + o.cumQty, bs),
+    leavesQty: formatScaled(o.leavesQty, bs),
+    inheritedCumQty: formatScaled(o.inheritedCumQty, bs),
+    avgPx: formatScaled(avg, 9),
+    feeAsset: o.feeAsset,
+    postOnly: o.postOnly,
+    stpMode: o.stpMode,
+    ...(o.expireAt ? { expireAt: toRfc3339(o.expireAt) } : {}),
+    createdAt: toRfc3339(o.createdAt),
+    batchRequestId: o.batchRequestId ?? '0',
+    lineage: { generation: o.generation, id: o.lineageId },
+    origin: { scope: o.originScope, parentOrderId: '', triggerId: '', triggerType: o.originTriggerType ?? 'TRIGGER_TYPE_UNSPECIFIED', childSeq: o.childSeq },
+    ...(o.marketClientRefPrice !== null ? { marketClientRefPrice: formatScaled(o.marketClientRefPrice, 9) } : {}),
+    ...(o.marketMaxSlippageBps !== null ? { marketMaxSlippageBps: o.marketMaxSlippageBps } : {}),
+    ...(o.orderType === 'MARKET' ? { marketMaxSlippageTicks: o.marketMaxSlippageTicks ?? 0 } : {}),
+    ...(o.submittedMaxQuoteDebit !== null ? { submittedMaxQuoteDebit: formatScaled(o.submittedMaxQuoteDebit, market.quoteQuantityScale) } : {}),
+    version: o.version,
+  };
+}
+
+export function tradeJson(t: Trade, market: Market, orderPublicId: string) {
+  return {
+    matchId: t.matchId.toString(),
+    orderId: orderPublicId,
+    lineage: { generation: t.generation, id: t.lineageId },
+    symbol: market.symbol,
+    side: t.side,
+    price: formatScaled(t.price, 9),
+    qty: formatScaled(t.qty, market.baseQuantityScale),
+    isMaker: t.isMaker,
+    fee: formatScaled(BigInt(t.fee.toFixed(0)), 18),
+    feeAsset: t.feeAsset,
+    feeIsRebate: t.feeIsRebate,
+    referralShare: formatScaled(BigInt(t.referralShare.toFixed(0)), 18),
+    executedAt: toRfc3339(t.executedAt),
+  };
+}
+
+function tradeLegJson(l: LedgerTransferLeg) {
+  return {
+    matchId: (l.matchId ?? 0n).toString(),
+    symbolId: l.symbolId ?? 0,
+    account: l.ledgerAccount,
+    asset: String(l.assetId),
+    isDebit: l.isDebit,
+    transferCode: l.transferCode,
+    txId: l.txId ?? '',
+    timestamp: l.timestampUs.toString(),
+  };
+}
+
+const orderBody = z.strictObject({
+  symbol: z.string().max(32),
+  side: SIDE,
+  baseQty: decimal,
+  clientOrderId: z.string().max(128).optional(),
+  feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
+  selfTradePreventionMode: STP.optional(),
+  limitGtc: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
+  limitGtd: z.strictObject({ price: decimal, expireAt: rfc3339(), postOnly: z.boolean().optional() }).optional(),
+  limitIoc: z.strictObject({ price: decimal, maxQuoteDebit: decimal.optional() }).optional(),
+  marketIoc: z
+    .strictObject({
+      clientRefPrice: decimal.optional(),
+      maxSlippageTicks: int32().optional(),
+      maxSlippageBps: int32().optional(),
+      maxQuoteDebit: decimal.optional(),
+    })
+    .optional(),
+});
+
+export function tradingRoutes(s: Services) {
+  const market = (symbolId: number) => s.markets.marketById(symbolId) as Market;
+  return [
+    defineRoute({
+      operationId: 'getSpotConfig',
+      method: 'GET',
+      url: '/v1/spot/config',
+      summary: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
+      auth: 'public',
+      handler: async () => ({
+        assets: s.markets.assets.map((a) => ({ unifiedAssetId: a.unifiedAssetId, symbol: a.symbol, decimals: a.decimals })),
+        markets: s.markets.markets.map((m) => ({
+          symbol: m.symbol,
+          symbolId: m.symbolId,
+          baseAsset: m.base.symbol,
+          baseAssetId: m.base.unifiedAssetId,
+          quoteAsset: m.quote.symbol,
+          quoteAssetId: m.quote.unifiedAssetId,
+          base_quantity_scale: m.baseQuantityScale,
+          quote_quantity_scale: m.quoteQuantityScale,
+          tickSize: formatScaled(m.tickSize, 9),
+          tickSizeQ9: m.tickSize.toString(),
+          minQty: formatScaled(m.minQty, m.baseQuantityScale),
+          minNotional: formatScaled(m.minNotional, m.quoteQuantityScale),
+          fees: m.makerFeePpm.map((maker, vipTier) => ({ vipTier, makerFeePpm: maker, takerFeePpm: m.takerFeePpm[vipTier] as number })),
+        })),
+      }),
+    }),
+    defineRoute({
+      operationId: 'createOrder',
+      method: 'POST',
+      url: '/v1/orders',
+      summary: 'Create an order (spec 4.5)',
+      auth: 'caller',
+      body: z.strictObject({ subaccountId: z.string().max(64).optional(), order: orderBody.extend({ attachedRisk: z.unknown().optional() }) }),
+      handler: async ({ body }, ctx) => {
+        if (body.order.attachedRisk !== undefined) {
+          throw new ApiError('invalid-argument', 'attached risk legs are not available yet', {
+            code: 'ATTACHED_RISK_NOT_SUPPORTED',
+            violations: [{ fieldPath: 'order.attachedRisk', message: 'is not supported yet', ruleId: 'unsupported' }],
+          });
+        }
+        const { attachedRisk: _a, ...order } = body.order;
+        const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order });
+        return {
+          orderId: r.orderId,
+          ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
+          acceptedAt: toRfc3339(r.acceptedAt),
+          acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+          resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+          ...(r.submittedMaxQuoteDebit !== undefined ? { submittedMaxQuoteDebit: formatScaled(r.submittedMaxQuoteDebit, r.market.quoteQuantityScale) } : {}),
+          stopLossTriggerId: '',
+          takeProfitTriggerId: '',
+          trailingStopTriggerId: '',
+        };
+      },
+    }),
+    defineRoute({
+      operationId: 'getOrder',
+      method: 'GET',
+      url: '/v1/orders/:orderId',
+      summary: 'Get one order by id',
+      auth: 'caller',
+      params: z.object({ orderId: z.string().max(64) }),
+      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await s.orders.getOrder(ctx.caller, { orderId: params.orderId, ...query });
+        return { order: orderJson(r.order, market(r.order.symbolId)) };
+      },
+    }),
+    defineRoute({
+      operationId: 'getOrderByClientOrderId',
+      method: 'GET',
+      url: '/v1/orders/by-client-order-id/:clientOrderId',
+      summary: 'Get the latest order with a client order id',
+      auth: 'caller',
+      params: z.object({ clientOrderId: z.string().max(128) }),
+      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await s.orders.getOrder(ctx.caller, { clientOrderId: params.clientOrderId, ...query });
+        return { order: orderJson(r.order, market(r.order.symbolId)) };
+      },
+    }),
+    defineRoute({
+      operationId: 'getOpenOrders',
+      method: 'GET',
+      url: '/v1/orders/open',
+      summary: 'Non-terminal orders of an account (spec 4.5)',
+      auth: 'caller',
+      query: z.strictObject({
+        includeAttachedRisk: queryBool().optional(),
+        includeAttachedRiskState: queryBool().optional(),
+        limit: queryInt(1, 1000).optional(),
+        pageToken: z.string().max(2048).optional(),
+        side: SIDE.optional(),
+        subaccountId: z.string().max(64).optional(),
+        symbol: queryList(z.string().max(32)).optional(),
+        triggerId: z.string().max(64).optional(),
+      }),
+      handler: async ({ query }, ctx) => {
+        const r = await s.orders.listOpenOrders(ctx.caller, {
+          ...(query.subaccountId ? { subaccountId: query.subaccountId } : {}),
+          ...(query.symbol ? { symbols: query.symbol } : {}),
+          ...(query.side ? { side: query.side } : {}),
+          ...(query.limit ? { limit: query.limit } : {}),
+          ...(query.pageToken ? { pageToken: query.pageToken } : {}),
+        });
+        return { orders: r.orders.map((o) => orderJson(o.order, market(o.order.symbolId))), nextPageToken: r.nextPageToken };
+      },
+    }),
+    defineRoute({
+      operationId: 'cancelOrder',
+      method: 'POST',
+      url: '/v1/orders/cancel',
+      summary: 'Cancel an order (spec 4.5)',
+      auth: 'caller',
+      body: z.strictObject({ orderId: z.string().max(64).optional(), clientOrderId: z.string().max(128).optional(), subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional() }),
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.cancelOrder(ctx.caller, body);
+        return { orderId: r.orderId, status: r.status, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
+      },
+    }),
+    defineRoute({
+      operationId: 'cancelAllOrders',
+      method: 'POST',
+      url: '/v1/orders/cancel-all',
+      summary: 'Cancel every open order of an account, optionally by symbol and side',
+      auth: 'caller',
+      body: z.strictObject({ subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional(), side: SIDE.optional() }),
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.cancelAllOrders(ctx.caller, body);
+        return { canceledCount: r.canceledCount, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
+      },
+    }),
+    defineRoute({
+      operationId: 'getUserTrades',
+      method: 'GET',
+      url: '/v1/spot/trades',
+      summary: 'The caller’s fills (spec 4.5)',
+      auth: 'caller',
+      query: z.strictObject({
+        orderId: z.string().max(64).optional(),
+        lineageId: z.string().max(64).optional(),
+        throughGeneration: queryInt(1, 1_000_000).optional(),
+        afterMatchId: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
+        symbol: z.string().max(32).optional(),
+        side: SIDE.optional(),
+        startTime: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
+        endTime: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
+        includeTransfers: queryBool().optional(),
+        subaccountId: z.string().max(64).optional(),
+        limit: queryInt(1, 1000).optional(),
+        pageToken: z.string().max(2048).optional(),
+      }),
+      handler: async ({ query }, ctx) => {
+        const r = await s.orders.listTrades(ctx.caller, query as never);
+        return {
+          trades: r.trades.map((t) => tradeJson(t.trade, market(t.trade.symbolId), t.orderPublicId)),
+          transfers: r.transfers.map(tradeLegJson),
+          nextPageToken: r.nextPageToken,
+        };
+      },
+    }),
+    defineRoute({
+      operationId: 'getOrderBook',
+      method: 'GET',
+      url: '/v1/spot/orderbook',
+      summary: 'Aggregated order book levels (public)',
+      auth: 'public',
+      query: z.strictObject({ symbol: z.string().max(32), depth: queryInt(1, 500).optional() }),
+      handler: async ({ query }) => {
+        const { market: m, depth } = s.orders.depth(query.symbol, query.depth ?? 50);
+        const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, m.baseQuantityScale), orders: l.orders });
+        return { symbol: m.symbol, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+      },
+    }),
+  ];
+}
+

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/auth.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('two accounts trade over REST', () => {
+  it('rests a sell, fills it with a buy, settles both sides with fees, and lists fills and transfers', async () => {
+    const seller = await trader(server.url, { BTC: '2' });
+    const buyer = await trader(server.url, { USDC: '100000' });
+
+    const ask = await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.5', clientOrderId: 'ask-1', limitGtc: { price: '30000.5' } });
+    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
+    expect(ask.body).toMatchObject({ orderId: expect.any(String), clientOrderId: 'ask-1', resolvedBaseQty: '0.5', acceptedAtTsNs: expect.stringMatching(/^[0-9]+$/) });
+
+    const open = await api(server.url, 'GET', '/v1/orders/open?symbol=BTC-USDC', undefined, seller.auth);
+    expect(open.body.orders).toHaveLength(1);
+    expect(open.body.orders[0]).toMatchObject({ orderId: ask.body.orderId, status: 'NEW', price: '30000.5', origQty: '0.5', leavesQty: '0.5', cumQty: '0', version: 1, lineage: { generation: 1, id: ask.body.orderId } });
+
+    const book = await api(server.url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC');
+    expect(book.body.asks).toEqual([{ price: '30000.5', qty: '0.5', orders: 1 }]);
+
+    const bid = await placeOrder(server.url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.2', limitIoc: { price: '31000' } });
+    expect(bid.status, JSON.stringify(bid.body)).toBe(200);
+
+    const filled = await api(server.url, 'GET', `/v1/orders/${bid.body.orderId}`, undefined, buyer.auth);
+    expect(filled.body.order).toMatchObject({ status: 'FILLED', cumQty: '0.2', leavesQty: '0', avgPx: '30000.5' });
+    const partial = await api(server.url, 'GET', `/v1/orders/${ask.body.orderId}`, undefined, seller.auth);
+    expect(partial.body.order).toMatchObject({ status: 'PARTIALLY_FILLED', cumQty: '0.2', leavesQty: '0.3', version: 2 });
+
+    // 0.2 BTC at 30000.5 = 6000.1 USDC; taker fee 0.15%, maker fee 0.10%.
+    const b = await balancesOf(server.url, buyer);
+    expect(b['TRADING:BTC']).toEqual({ available: '0.2', held: '0' });
+    expect(b['TRADING:USDC']).toEqual({ available: '93990.89985', held: '0' });
+    const s = await balancesOf(server.url, seller);
+    expect(s['TRADING:BTC']).toEqual({ available: '1.5', held: '0.3' });
+    expect(s['TRADING:USDC']).toEqual({ available: '5994.0999', held: '0' });
+
+    const fills = await api(server.url, 'GET', '/v1/spot/trades?symbol=BTC-USDC&includeTransfers=true', undefined, buyer.auth);
+    expect(fills.body.trades).toEqual([
+      expect.objectContaining({ orderId: bid.body.orderId, side: 'BUY', price: '30000.5', qty: '0.2', isMaker: false, fee: '9.00015', feeAsset: 'QUOTE', feeIsRebate: false }),
+    ]);
+    expect(fills.body.transfers.length).toBeGreaterThanOrEqual(3);
+
+    const legs = await api(server.url, 'GET', '/v1/transfers?reversed=true&limit=10', undefined, buyer.auth);
+    expect(legs.status).toBe(200);
+    expect(legs.body.transfers[0]).toMatchObject({ account: 'TRADING', transferCode: expect.any(String), linkId: expect.any(String) });
+
+    const cancel = await api(server.url, 'POST', '/v1/orders/cancel', { clientOrderId: 'ask-1' }, seller.auth);
+    expect(cancel.body).toMatchObject({ orderId: ask.body.orderId, status: 'ACCEPTED' });
+    const after = await balancesOf(server.url, seller);
+    expect(after['TRADING:BTC']).toEqual({ available: '1.8', held: '0' });
+
+    const dup = await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.1', clientOrderId: 'ask-1', limitGtc: { price: '40000' } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('CONFLICT_DUPLICATE_CLIENT_ORDER_ID');
+  });
+});
