@@ -17,6 +17,7 @@ import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/oper
 import type { RouteSpec } from './transport/rest/route.ts';
 
 const LAST_USED_FLUSH_MS = 30_000;
+const TRADING_TIMER_MS = 250;
 
 export interface App {
   http: FastifyInstance;
@@ -87,6 +88,12 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     services.apiKeys.flushLastUsed().catch((err: unknown) => http.log.warn({ err }, 'lastUsedAt flush failed'));
   const flushTimer = setInterval(flushLastUsed, LAST_USED_FLUSH_MS);
   flushTimer.unref();
+  // GTD expiry and dead-man switches run on the clock, including for state found after a restart.
+  const tradingTimer = setInterval(() => {
+    services.orders.expireDue().catch((err: unknown) => http.log.error({ err }, 'GTD expiry failed'));
+    services.orders.fireDeadManSwitches().catch((err: unknown) => http.log.error({ err }, 'dead-man switch check failed'));
+  }, TRADING_TIMER_MS);
+  tradingTimer.unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -100,6 +107,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     close() {
       closing ??= (async () => {
         clearInterval(flushTimer);
+        clearInterval(tradingTimer);
         await ws.close();
         await http.close();
         await services.orders.sequencer.flushed();

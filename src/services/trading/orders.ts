@@ -11,6 +11,7 @@ import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
+import { once } from '../idempotency.ts';
 import { PageTokens, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
@@ -543,18 +544,7 @@ export function createOrdersService(deps: OrdersDeps) {
       requirePermission(caller, 'TRADE');
       const account = await resolveAccount(db, caller, input.subaccountId);
       await deps.limiter.admit('trading.cancel', { caller, account });
-      const row = await findOwnOrder(account, input);
-      const market = markets.marketById(row.symbolId) as Market;
-      await balances.load(refsFor([account.id], market));
-      const now = clock.now();
-      const nowNs = clock.nowNs();
-      return sequencer.submit((ws) => {
-        const live = open.get(row.id);
-        if (!live) throw orderNotFound('the order is no longer open');
-        const events = engineOf(market).cancel(row.id);
-        applyEvents(ws, market, events, nowNs, now, new Set());
-        return { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs };
-      });
+      return cancelOne(account, input, '');
     },
 
     async cancelAllOrders(caller: Caller, input: { subaccountId?: string; symbol?: string; side?: 'BUY' | 'SELL' }) {
@@ -638,6 +628,98 @@ export function createOrdersService(deps: OrdersDeps) {
     /** Cancels every open order of `accountId` in scope (cancel all, dead-man switch). */
     cancelWhere,
 
+    /** Spec 4.5 Batch Cancel: `requestId` makes it idempotent; errors are per item (7.5). */
+    async cancelBatch(caller: Caller, input: { requestId: string; subaccountId?: string; items: { orderId?: string; clientOrderId?: string }[] }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      if (input.items.length > 50) throw invalidArgument('items', 'at most 50 items per batch', 'max-items');
+      return once(
+        { db, clock },
+        { accountId: account.id, operation: 'cancelBatch', key: input.requestId, request: input },
+        async () => {
+          const admitted: (ApiError | undefined)[] = [];
+          for (let i = 0; i < input.items.length; i++) {
+            try {
+              await deps.limiter.admit('trading.batch_cancel_item', { caller, account });
+              admitted.push(undefined);
+            } catch (err) {
+              if (err instanceof ApiError && err.code === 'RATE_LIMIT_EXCEEDED') admitted.push(err);
+              else throw err;
+            }
+          }
+          const results = await Promise.all(
+            input.items.map(async (item, i) => {
+              const echo = item.clientOrderId !== undefined ? { clientOrderId: item.clientOrderId } : {};
+              try {
+                const quota = admitted[i];
+                if (quota) throw quota;
+                const r = await cancelOne(account, item, `items[${i}]`);
+                return { orderId: r.orderId, ...echo, status: 'ACCEPTED' as const };
+              } catch (err) {
+                if (!(err instanceof ApiError)) throw err;
+                return { orderId: item.orderId ?? '', ...echo, status: 'REJECTED' as const, code: err.code, error: itemError(err) };
+              }
+            }),
+          );
+          const now = clock.now();
+          return {
+            acceptedCount: results.filter((r) => r.status === 'ACCEPTED').length,
+            rejectedCount: results.filter((r) => r.status === 'REJECTED').length,
+            results,
+            ts: now.toISOString(),
+            tsNs: clock.nowNs().toString(),
+          };
+        },
+        { encode: (v) => v as never, decode: (json) => json as never },
+      );
+    },
+
+    /** Spec 3 dead-man switch: 0 disables, 10..120 arms or refreshes; others are refused. */
+    async cancelAllAfter(caller: Caller, input: { requestId: string; timeoutSec: number; symbol?: string; side?: 'BUY' | 'SELL'; subaccountId?: string }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
+        throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
+      }
+      const symbolId = input.symbol !== undefined ? marketOf(input.symbol, 'symbol').symbolId : 0;
+      return once(
+        { db, clock },
+        { accountId: account.id, operation: 'cancelAllAfter', key: input.requestId, request: input },
+        async () => {
+          await deps.limiter.admit('trading.cancel_all_after', { caller, account });
+          const now = clock.now();
+          const nowNs = clock.nowNs();
+          const armed = input.timeoutSec > 0;
+          const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
+          const side = input.side ?? 'ANY';
+          const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
+          await db.deadManSwitch.upsert({
+            where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
+            update: data,
+            create: { accountId: account.id, symbolId, side, ...data },
+          });
+          return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
+        },
+        { encode: (v) => v, decode: (json) => json as never },
+      );
+    },
+
+    /** Fires every armed switch whose time has passed, also after a restart (run on a timer). */
+    async fireDeadManSwitches(): Promise<number> {
+      const nowNs = clock.nowNs();
+      const due = await db.deadManSwitch.findMany({ where: { status: 'ARMED', expiresAtTsNs: { lte: nowNs } } });
+      for (const sw of due) {
+        const claimed = await db.deadManSwitch.updateMany({
+          where: { id: sw.id, status: 'ARMED', expiresAtTsNs: sw.expiresAtTsNs },
+          data: { status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, lastFiredAtTsNs: nowNs },
+        });
+        if (claimed.count !== 1) continue;
+        const market = sw.symbolId === 0 ? undefined : markets.marketById(sw.symbolId);
+        await cancelWhere(sw.accountId, market, sw.side === 'ANY' ? undefined : sw.side, 'USER');
+      }
+      return due.length;
+    },
+
     depth(symbol: string, levels: number) {
       const market = marketOf(symbol, 'symbol');
       return { market, depth: engineOf(market).depth(levels) };
@@ -675,9 +757,22 @@ export function createOrdersService(deps: OrdersDeps) {
     return { canceledCount: canceled, ts: now, tsNs: nowNs };
   }
 
-  async function findOwnOrder(account: AccountRef, input: { orderId?: string; clientOrderId?: string }) {
+  async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string) {
+    const row = await findOwnOrder(account, input, fieldPath);
+    const market = markets.marketById(row.symbolId) as Market;
+    await balances.load(refsFor([account.id], market));
+    const now = clock.now();
+    const nowNs = clock.nowNs();
+    return sequencer.submit((ws) => {
+      if (!open.get(row.id)) throw orderNotFound('the order is no longer open');
+      applyEvents(ws, market, engineOf(market).cancel(row.id), nowNs, now, new Set());
+      return { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs };
+    });
+  }
+
+  async function findOwnOrder(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, prefix = '') {
     if ((input.orderId === undefined) === (input.clientOrderId === undefined)) {
-      throw invalidArgument('orderId', 'give exactly one of orderId and clientOrderId', 'one-of');
+      throw invalidArgument(prefix ? `${prefix}.orderId` : 'orderId', 'give exactly one of orderId and clientOrderId', 'one-of');
     }
     const row =
       input.orderId !== undefined
@@ -696,6 +791,30 @@ function duplicateClientOrderId(): ApiError {
     code: 'CONFLICT_DUPLICATE_CLIENT_ORDER_ID',
     violations: [{ fieldPath: 'order.clientOrderId', message: 'is retained by an earlier order', ruleId: 'unique' }],
   });
+}
+
+/** Spec 7.5: a batch item's error, with the quota fields as JSON numbers. */
+function itemError(err: ApiError) {
+  const rl = err.extensions.rate_limit as Record<string, string> | undefined;
+  return {
+    code: err.code,
+    ...(rl
+      ? {
+          rateLimit: {
+            limit: Number(rl.limit),
+            operationId: rl.operation_id,
+            policyClass: rl.policy_class,
+            policyVersion: rl.policy_version,
+            reason: rl.reason,
+            refillModel: rl.refill_model,
+            remaining: Number(rl.remaining),
+            retryAfterMs: Number(rl.retry_after_ms),
+            scope: rl.scope,
+          },
+        }
+      : {}),
+    violations: err.violations,
+  };
 }
 
 function orderNotFound(detail: string): ApiError {

@@ -122,12 +122,5 @@ export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
         r.map((x) => x.expiresAt.toISOString()),
       );
     }
-    for (const d of ws.deadManSwitches) {
-      await tx.deadManSwitch.upsert({
-        where: { accountId_symbolId_side: { accountId: d.accountId, symbolId: d.symbolId, side: d.side } },
-        update: { status: d.status, timeoutSec: d.timeoutSec, expiresAtTsNs: d.expiresAtTsNs, requestId: d.requestId },
-        create: d,
-      });
-    }
   });
 }

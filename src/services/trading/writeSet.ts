@@ -100,7 +100,6 @@ export class WriteSet {
   readonly balances = new Map<string, BalanceDelta>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint }>();
   readonly clientOrderIds: { accountId: bigint; clientOrderId: string; orderId: bigint; createdAt: Date; expiresAt: Date }[] = [];
-  readonly deadManSwitches: { accountId: bigint; symbolId: number; side: 'ANY' | 'BUY' | 'SELL'; status: 'ARMED' | 'DISABLED'; timeoutSec: number; expiresAtTsNs: bigint; requestId: string }[] = [];
 
   /** Records an order's latest state (inserted if new in this batch, else updated). */
   order(row: OrderRow): void {
@@ -125,8 +124,7 @@ export class WriteSet {
       this.changedOrders.size === 0 &&
       this.trades.length === 0 &&
       this.transfers.length === 0 &&
-      this.balances.size === 0 &&
-      this.deadManSwitches.length === 0
+      this.balances.size === 0
     );
   }
 }

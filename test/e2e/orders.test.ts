@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/auth.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const gtc = (side: 'BUY' | 'SELL', qty: string, price: string, extra: Record<string, unknown> = {}) => ({
+  symbol: 'BTC-USDC',
+  side,
+  baseQty: qty,
+  limitGtc: { price },
+  ...extra,
+});
+
+describe('order validation', () => {
+  it('needs exactly one order variant', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const none = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001' });
+    expect(none.status).toBe(400);
+    expect(none.body.violations[0]).toMatchObject({ fieldPath: 'order', ruleId: 'one-of' });
+    const two = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1' }, limitIoc: { price: '1' } });
+    expect(two.status).toBe(400);
+  });
+
+  it.each([
+    [{ baseQty: '0.0000001' }, 'order.baseQty', 'scale'],
+    [{ limitGtc: { price: '100.001' } }, 'order.limitGtc.price', 'tick-size'],
+    [{ symbol: 'DOGE-USDC' }, 'order.symbol', 'symbol'],
+    [{ side: 'SELL', feeAsset: 'BASE' }, 'order.feeAsset', 'sell-fee-asset'],
+    [{ baseQty: '0.00001', limitGtc: { price: '1' } }, 'order.baseQty', 'min-notional'],
+  ])('refuses %j naming %s', async (change, fieldPath, ruleId) => {
+    const t = await trader(server.url, { USDC: '1000', BTC: '1' });
+    const r = await placeOrder(server.url, t, { ...gtc('BUY', '0.001', '100'), ...change });
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.violations[0]).toMatchObject({ fieldPath, ruleId });
+  });
+
+  it('refuses an order the balance cannot pay, and changes nothing', async () => {
+    const t = await trader(server.url, { USDC: '10' });
+    const r = await placeOrder(server.url, t, gtc('BUY', '1', '100'));
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '10', held: '0' });
+  });
+
+  it('rejects GTD expiries outside 1 second to 30 days', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    for (const ms of [500, 31 * 24 * 3600 * 1000]) {
+      const r = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtd: { price: '100', expireAt: new Date(Date.now() + ms).toISOString() } });
+      expect(r.status).toBe(400);
+      expect(r.body.violations[0]).toMatchObject({ fieldPath: 'order.limitGtd.expireAt', ruleId: 'expiry-range' });
+    }
+  });
+});
+
+describe('order kinds', () => {
+  it('post-only is canceled whole when it would take; a market order respects its slippage allowance', async () => {
+    const maker = await trader(server.url, { BTC: '1' });
+    const taker = await trader(server.url, { USDC: '100000' });
+    await placeOrder(server.url, maker, gtc('SELL', '0.1', '50000'));
+    await placeOrder(server.url, maker, gtc('SELL', '0.1', '50010'));
+    const postOnly = await placeOrder(server.url, taker, gtc('BUY', '0.1', '50000', { limitGtc: { price: '50000', postOnly: true } }));
+    expect(postOnly.status).toBe(200);
+    const po = await api(server.url, 'GET', `/v1/orders/${postOnly.body.orderId}`, undefined, taker.auth);
+    expect(po.body.order).toMatchObject({ status: 'CANCELED', cumQty: '0' });
+
+    const market = await placeOrder(server.url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.2', marketIoc: { clientRefPrice: '50000', maxSlippageTicks: 500 } });
+    expect(market.status, JSON.stringify(market.body)).toBe(200);
+    const m = await api(server.url, 'GET', `/v1/orders/${market.body.orderId}`, undefined, taker.auth);
+    // 500 ticks of 0.01 = 5.00: 50010 is beyond the allowance, so only the first level fills.
+    expect(m.body.order).toMatchObject({ orderType: 'MARKET', status: 'CANCELED', cumQty: '0.1', avgPx: '50000', marketClientRefPrice: '50000', marketMaxSlippageTicks: 500 });
+    expect((await balancesOf(server.url, taker))['TRADING:USDC']?.held).toBe('0');
+  });
+
+  it('caps a BUY market order by maxQuoteDebit, fees included', async () => {
+    const maker = await trader(server.url, { BTC: '1' });
+    const taker = await trader(server.url, { USDC: '100000' });
+    await placeOrder(server.url, maker, gtc('SELL', '0.5', '40000'));
+    const r = await placeOrder(server.url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.5', marketIoc: { maxSlippageBps: 100, maxQuoteDebit: '1000' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.submittedMaxQuoteDebit).toBe('1000');
+    const b = await balancesOf(server.url, taker);
+    const spent = 100000 - Number(b['TRADING:USDC']?.available);
+    expect(spent).toBeGreaterThan(990);
+    expect(spent).toBeLessThanOrEqual(1000);
+  });
+
+  it('self-trade prevention: the taker’s EXPIRE_TAKER keeps the maker and never trades with itself', async () => {
+    // Its own book (SOL-USDC), so no other test's resting orders can fill the taker first.
+    const t = await trader(server.url, { SOL: '10', USDC: '100000' });
+    const ask = await placeOrder(server.url, t, { symbol: 'SOL-USDC', side: 'SELL', baseQty: '1', limitGtc: { price: '150' } });
+    const bid = await placeOrder(server.url, t, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '150' }, selfTradePreventionMode: 'EXPIRE_TAKER' });
+    const taker = await api(server.url, 'GET', `/v1/orders/${bid.body.orderId}`, undefined, t.auth);
+    expect(taker.body.order).toMatchObject({ status: 'CANCELED', cumQty: '0' });
+    const maker = await api(server.url, 'GET', `/v1/orders/${ask.body.orderId}`, undefined, t.auth);
+    expect(maker.body.order).toMatchObject({ status: 'NEW', leavesQty: '1' });
+    const fills = await api(server.url, 'GET', '/v1/spot/trades', undefined, t.auth);
+    expect(fills.body.trades).toEqual([]);
+  });
+
+  it('expires a GTD order at its expiry and releases its reservation', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const r = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtd: { price: '100', expireAt: new Date(Date.now() + 1200).toISOString() } });
+    expect(r.status).toBe(200);
+    expect((await balancesOf(server.url, t))['TRADING:USDC']?.held).not.toBe('0');
+    await new Promise((res) => setTimeout(res, 1800));
+    const o = await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, t.auth);
+    expect(o.body.order).toMatchObject({ status: 'EXPIRED', leavesQty: '0', tif: 'GTD' });
+    expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '1000', held: '0' });
+  });
+});
+
+describe('cancellation', () => {
+  it('cancels a batch with per-item results, and answers a repeated requestId without re-executing', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const a = await placeOrder(server.url, t, gtc('BUY', '0.01', '100', { clientOrderId: 'batch-a' }));
+    const body = { requestId: 'batch-1', items: [{ orderId: a.body.orderId }, { clientOrderId: 'nope' }, { orderId: 'unknownId' }] };
+    const first = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      acceptedCount: 1,
+      rejectedCount: 2,
+      results: [
+        { orderId: a.body.orderId, status: 'ACCEPTED' },
+        { orderId: '', clientOrderId: 'nope', status: 'REJECTED', code: 'ORDER_NOT_FOUND', error: { code: 'ORDER_NOT_FOUND', violations: [] } },
+        { orderId: 'unknownId', status: 'REJECTED', code: 'ORDER_NOT_FOUND' },
+      ],
+    });
+    const again = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    expect(again.body).toEqual(first.body);
+    const other = await api(server.url, 'POST', '/v1/orders/cancel-batch', { ...body, items: [{ orderId: a.body.orderId }] }, t.auth);
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('CONFLICT_IDEMPOTENCY_KEY_REUSED');
+    const tooMany = await api(server.url, 'POST', '/v1/orders/cancel-batch', { requestId: 'b2', items: Array.from({ length: 51 }, () => ({ orderId: 'x' })) }, t.auth);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.violations[0]).toMatchObject({ fieldPath: 'items', ruleId: 'max' });
+  });
+
+  it('cancels all orders by symbol and side', async () => {
+    const t = await trader(server.url, { USDC: '10000', BTC: '1' });
+    await placeOrder(server.url, t, gtc('BUY', '0.01', '100'));
+    await placeOrder(server.url, t, gtc('BUY', '0.01', '101'));
+    await placeOrder(server.url, t, gtc('SELL', '0.01', '90000'));
+    const r = await api(server.url, 'POST', '/v1/orders/cancel-all', { symbol: 'BTC-USDC', side: 'BUY' }, t.auth);
+    expect(r.body.canceledCount).toBe(2);
+    const open = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
+    expect(open.body.orders.map((o: { side: string }) => o.side)).toEqual(['SELL']);
+  });
+
+  it('another account’s order is not found', async () => {
+    const mine = await trader(server.url, { USDC: '10000' });
+    const theirs = await trader(server.url, { USDC: '10000' });
+    const o = await placeOrder(server.url, mine, gtc('BUY', '0.01', '100'));
+    const r = await api(server.url, 'POST', '/v1/orders/cancel', { orderId: o.body.orderId }, theirs.auth);
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe('ORDER_NOT_FOUND');
+    expect((await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, theirs.auth)).status).toBe(404);
+  });
+});
+
+describe('dead-man switch (cancel-all-after)', () => {
+  it('refuses 1..9 and above 120 seconds, arms, refreshes and disables', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    for (const timeoutSec of [1, 9, 121]) {
+      const r = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: `r${timeoutSec}`, timeoutSec }, t.auth);
+      expect(r.status).toBe(400);
+      expect(r.body.violations[0]).toMatchObject({ fieldPath: 'timeoutSec', ruleId: 'dead-man-timeout' });
+    }
+    const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'arm', timeoutSec: 60 }, t.auth);
+    expect(armed.body).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 60 });
+    expect(BigInt(armed.body.expiresAtTsNs)).toBeGreaterThan(BigInt(armed.body.tsNs));
+    const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'off', timeoutSec: 0 }, t.auth);
+    expect(off.body).toMatchObject({ status: 'DISABLED', effectiveTimeoutSec: 0, expiresAtTsNs: '0' });
+  });
+
+  it('cancels the orders in scope when it expires', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const o = await placeOrder(server.url, t, gtc('BUY', '0.01', '100'));
+    await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'short', timeoutSec: 10, symbol: 'BTC-USDC' }, t.auth);
+    // Pretend ten seconds passed: move the switch's deadline into the past.
+    await server.database.prisma.deadManSwitch.updateMany({ where: { status: 'ARMED' }, data: { expiresAtTsNs: 1n } });
+    await new Promise((r) => setTimeout(r, 800));
+    const after = await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth);
+    expect(after.body.order.status).toBe('CANCELED');
+  });
+});
