@@ -51,6 +51,7 @@ export interface OrderEventPayload {
 export interface FillPayload {
   accountPublicId: string;
   trade: TradeRow;
+  orderPublicId: string;
   symbol: string;
 }
 
@@ -308,7 +309,8 @@ export function createOrdersService(deps: OrdersDeps) {
         transferId,
       };
       ws.trades.push(trade);
-      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, { accountPublicId: o.accountPublicId, trade, symbol: market.symbol }));
+      const fill: FillPayload = { accountPublicId: o.accountPublicId, trade, orderPublicId: o.publicId, symbol: market.symbol };
+      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, fill));
     }
   }
 
@@ -403,6 +405,13 @@ export function createOrdersService(deps: OrdersDeps) {
     topics: {
       orders: (accountPublicId: string) => `${deps.topicPrefix}orders:${accountPublicId}`,
       fills: (accountPublicId: string) => `${deps.topicPrefix}fills:${accountPublicId}`,
+    },
+
+    /** The caller's order updates or fills, published after commit (GraphQL subscriptions). */
+    async subscribe(caller: Caller, stream: 'orders' | 'fills', subaccountId: string | undefined) {
+      requirePermission(caller, 'READ');
+      const account = await resolveAccount(db, caller, subaccountId);
+      return pubsub.subscribe(`${deps.topicPrefix}${stream}:${account.publicId}`);
     },
 
     /** Restores every book from PostgreSQL (start-up). */

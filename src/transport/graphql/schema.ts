@@ -4,6 +4,7 @@ import './types/addressBook.ts';
 import './types/identity.ts';
 import './types/rateLimits.ts';
 import './types/serverInfo.ts';
+import './types/trading.ts';
 import './types/viewer.ts';
 
 /** Every type module registers itself on the builder when imported above. */

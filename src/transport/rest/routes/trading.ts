@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
-import type { Order, Trade, LedgerTransferLeg } from '../../../generated/prisma/client.ts';
+import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
+import { orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { int32, queryBool, queryInt, queryList, rfc3339, toRfc3339 } from '../codec.ts';
@@ -10,58 +11,6 @@ import { defineRoute } from '../route.ts';
 const SIDE = z.enum(['BUY', 'SELL']);
 const STP = z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']);
 const decimal = z.string().max(64);
-
-/** Spec 2.7, rendered from the stored row. */
-export function orderJson(o: Order, market: Market) {
-  const avg = o.cumQty > 0n ? BigInt(o.cumNotionalQ9.toFixed(0)) / o.cumQty : 0n;
-  const bs = market.baseQuantityScale;
-  return {
-    orderId: o.publicId,
-    clientOrderId: o.clientOrderId ?? '',
-    symbol: market.symbol,
-    side: o.side,
-    orderType: o.orderType,
-    status: o.status,
-    tif: o.tif,
-    price: formatScaled(o.price, 9),
-    origQty: formatScaled(o.origQty, bs),
-    cumQty: formatScaled(o.inheritedCumQty + o.cumQty, bs),
-    leavesQty: formatScaled(o.leavesQty, bs),
-    inheritedCumQty: formatScaled(o.inheritedCumQty, bs),
-    avgPx: formatScaled(avg, 9),
-    feeAsset: o.feeAsset,
-    postOnly: o.postOnly,
-    stpMode: o.stpMode,
-    ...(o.expireAt ? { expireAt: toRfc3339(o.expireAt) } : {}),
-    createdAt: toRfc3339(o.createdAt),
-    batchRequestId: o.batchRequestId ?? '0',
-    lineage: { generation: o.generation, id: o.lineageId },
-    origin: { scope: o.originScope, parentOrderId: '', triggerId: '', triggerType: o.originTriggerType ?? 'TRIGGER_TYPE_UNSPECIFIED', childSeq: o.childSeq },
-    ...(o.marketClientRefPrice !== null ? { marketClientRefPrice: formatScaled(o.marketClientRefPrice, 9) } : {}),
-    ...(o.marketMaxSlippageBps !== null ? { marketMaxSlippageBps: o.marketMaxSlippageBps } : {}),
-    ...(o.orderType === 'MARKET' ? { marketMaxSlippageTicks: o.marketMaxSlippageTicks ?? 0 } : {}),
-    ...(o.submittedMaxQuoteDebit !== null ? { submittedMaxQuoteDebit: formatScaled(o.submittedMaxQuoteDebit, market.quoteQuantityScale) } : {}),
-    version: o.version,
-  };
-}
-
-export function tradeJson(t: Trade, market: Market, orderPublicId: string) {
-  return {
-    matchId: t.matchId.toString(),
-    orderId: orderPublicId,
-    lineage: { generation: t.generation, id: t.lineageId },
-    symbol: market.symbol,
-    side: t.side,
-    price: formatScaled(t.price, 9),
-    qty: formatScaled(t.qty, market.baseQuantityScale),
-    isMaker: t.isMaker,
-    fee: formatScaled(BigInt(t.fee.toFixed(0)), 18),
-    feeAsset: t.feeAsset,
-    feeIsRebate: t.feeIsRebate,
-    referralShare: formatScaled(BigInt(t.referralShare.toFixed(0)), 18),
-    executedAt: toRfc3339(t.executedAt),
-  };
-}
 
 function tradeLegJson(l: LedgerTransferLeg) {
   return {

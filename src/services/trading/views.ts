@@ -1,0 +1,75 @@
+import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
+import type { Order } from '../../generated/prisma/client.ts';
+import type { Market } from '../markets.ts';
+import type { OrderRow, TradeRow } from './writeSet.ts';
+
+type Decimalish = bigint | { toFixed(digits?: number): string };
+
+/** A stored order or the engine's in-memory row: both render the same way. */
+export type OrderLike = Omit<OrderRow, 'cumNotionalQ9' | 'heldE18'> & {
+  cumNotionalQ9: Decimalish;
+  batchRequestId?: string | null;
+  originScope?: Order['originScope'];
+  originTriggerType?: Order['originTriggerType'];
+  childSeq?: number;
+};
+
+export type TradeLike = Omit<TradeRow, 'fee' | 'transferId'> & { fee: Decimalish; referralShare?: Decimalish };
+
+/**
+ * The spec's resource shapes (2.7 order, 2.10 trade) as JSON-ready values: decimal
+ * strings in the pair's scales, RFC 3339 times. REST answers them as they are; GraphQL
+ * and subscriptions expose the same fields.
+ */
+/** Spec 2.7, rendered from the stored row. */
+export function orderView(o: OrderLike, market: Market) {
+  const avg = o.cumQty > 0n ? decimalToBigInt(o.cumNotionalQ9) / o.cumQty : 0n;
+  const bs = market.baseQuantityScale;
+  return {
+    orderId: o.publicId,
+    clientOrderId: o.clientOrderId ?? '',
+    symbol: market.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    status: o.status,
+    tif: o.tif,
+    price: formatScaled(o.price, 9),
+    origQty: formatScaled(o.origQty, bs),
+    cumQty: formatScaled(o.inheritedCumQty + o.cumQty, bs),
+    leavesQty: formatScaled(o.leavesQty, bs),
+    inheritedCumQty: formatScaled(o.inheritedCumQty, bs),
+    avgPx: formatScaled(avg, 9),
+    feeAsset: o.feeAsset,
+    postOnly: o.postOnly,
+    stpMode: o.stpMode,
+    ...(o.expireAt ? { expireAt: o.expireAt.toISOString() } : {}),
+    createdAt: o.createdAt.toISOString(),
+    batchRequestId: o.batchRequestId ?? '0',
+    lineage: { generation: o.generation, id: o.lineageId },
+    origin: { scope: o.originScope ?? 'DIRECT', parentOrderId: '', triggerId: '', triggerType: o.originTriggerType ?? 'TRIGGER_TYPE_UNSPECIFIED', childSeq: o.childSeq ?? 0 },
+    ...(o.marketClientRefPrice !== null ? { marketClientRefPrice: formatScaled(o.marketClientRefPrice, 9) } : {}),
+    ...(o.marketMaxSlippageBps !== null ? { marketMaxSlippageBps: o.marketMaxSlippageBps } : {}),
+    ...(o.orderType === 'MARKET' ? { marketMaxSlippageTicks: o.marketMaxSlippageTicks ?? 0 } : {}),
+    ...(o.submittedMaxQuoteDebit !== null ? { submittedMaxQuoteDebit: formatScaled(o.submittedMaxQuoteDebit, market.quoteQuantityScale) } : {}),
+    version: o.version,
+  };
+}
+
+export function tradeView(t: TradeLike, market: Market, orderPublicId: string) {
+  return {
+    matchId: t.matchId.toString(),
+    orderId: orderPublicId,
+    lineage: { generation: t.generation, id: t.lineageId },
+    symbol: market.symbol,
+    side: t.side,
+    price: formatScaled(t.price, 9),
+    qty: formatScaled(t.qty, market.baseQuantityScale),
+    isMaker: t.isMaker,
+    fee: formatScaled(decimalToBigInt(t.fee), 18),
+    feeAsset: t.feeAsset,
+    feeIsRebate: t.feeIsRebate,
+    referralShare: formatScaled(decimalToBigInt(t.referralShare ?? 0n), 18),
+    executedAt: t.executedAt.toISOString(),
+  };
+}
+

@@ -1,0 +1,194 @@
+import { formatScaled } from '../../../domain/money.ts';
+import type { Market } from '../../../services/markets.ts';
+import type { CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload } from '../../../services/trading/orders.ts';
+import { orderView, tradeView } from '../../../services/trading/views.ts';
+import { builder } from '../builder.ts';
+import { callerOf } from '../connections.ts';
+
+type OrderShape = ReturnType<typeof orderView>;
+type FillShape = ReturnType<typeof tradeView>;
+
+const Lineage = builder.objectRef<{ generation: number; id: string }>('Lineage').implement({
+  fields: (t) => ({ generation: t.exposeInt('generation'), id: t.exposeString('id') }),
+});
+
+/** Spec 2.7: the same fields and strings as /v1. */
+const Order = builder.objectRef<OrderShape>('Order').implement({
+  fields: (t) => ({
+    orderId: t.exposeString('orderId'),
+    clientOrderId: t.exposeString('clientOrderId'),
+    symbol: t.exposeString('symbol'),
+    side: t.exposeString('side'),
+    orderType: t.exposeString('orderType'),
+    status: t.exposeString('status'),
+    tif: t.exposeString('tif'),
+    price: t.exposeString('price'),
+    origQty: t.exposeString('origQty'),
+    cumQty: t.exposeString('cumQty'),
+    leavesQty: t.exposeString('leavesQty'),
+    inheritedCumQty: t.exposeString('inheritedCumQty'),
+    avgPx: t.exposeString('avgPx'),
+    feeAsset: t.exposeString('feeAsset'),
+    postOnly: t.exposeBoolean('postOnly'),
+    stpMode: t.exposeString('stpMode'),
+    expireAt: t.string({ nullable: true, resolve: (o) => o.expireAt ?? null }),
+    createdAt: t.exposeString('createdAt'),
+    lineage: t.field({ type: Lineage, resolve: (o) => o.lineage }),
+    submittedMaxQuoteDebit: t.string({ nullable: true, resolve: (o) => o.submittedMaxQuoteDebit ?? null }),
+    version: t.exposeInt('version', { description: 'Increases with every published state change; reconcile reads with updates by it' }),
+  }),
+});
+
+const Fill = builder.objectRef<FillShape>('Fill').implement({
+  description: 'Spec 2.10: one fill of one of the caller’s orders',
+  fields: (t) => ({
+    matchId: t.field({ type: 'Int64', resolve: (f) => f.matchId }),
+    orderId: t.exposeString('orderId'),
+    lineage: t.field({ type: Lineage, resolve: (f) => f.lineage }),
+    symbol: t.exposeString('symbol'),
+    side: t.exposeString('side'),
+    price: t.exposeString('price'),
+    qty: t.exposeString('qty'),
+    isMaker: t.exposeBoolean('isMaker'),
+    fee: t.exposeString('fee'),
+    feeAsset: t.exposeString('feeAsset'),
+    feeIsRebate: t.exposeBoolean('feeIsRebate'),
+    executedAt: t.exposeString('executedAt'),
+  }),
+});
+
+const BookLevel = builder.objectRef<{ price: string; qty: string; orders: number }>('BookLevel').implement({
+  fields: (t) => ({ price: t.exposeString('price'), qty: t.exposeString('qty'), orders: t.exposeInt('orders') }),
+});
+
+const OrderBook = builder.objectRef<{ symbol: string; bids: { price: string; qty: string; orders: number }[]; asks: { price: string; qty: string; orders: number }[] }>('OrderBook').implement({
+  fields: (t) => ({
+    symbol: t.exposeString('symbol'),
+    bids: t.field({ type: [BookLevel], resolve: (b) => b.bids }),
+    asks: t.field({ type: [BookLevel], resolve: (b) => b.asks }),
+  }),
+});
+
+const CreateOrderResult = builder
+  .objectRef<{ orderId: string; clientOrderId: string; acceptedAt: string; acceptedAtTsNs: string; resolvedBaseQty: string }>('CreateOrderResult')
+  .implement({
+    fields: (t) => ({
+      orderId: t.exposeString('orderId'),
+      clientOrderId: t.exposeString('clientOrderId'),
+      acceptedAt: t.exposeString('acceptedAt'),
+      acceptedAtTsNs: t.exposeString('acceptedAtTsNs'),
+      resolvedBaseQty: t.exposeString('resolvedBaseQty'),
+    }),
+  });
+
+const LimitGtc = builder.inputType('LimitGtcInput', { fields: (t) => ({ price: t.string({ required: true }), postOnly: t.boolean() }) });
+const LimitGtd = builder.inputType('LimitGtdInput', {
+  fields: (t) => ({ price: t.string({ required: true }), expireAt: t.field({ type: 'DateTime', required: true }), postOnly: t.boolean() }),
+});
+const LimitIoc = builder.inputType('LimitIocInput', { fields: (t) => ({ price: t.string({ required: true }), maxQuoteDebit: t.string() }) });
+const MarketIoc = builder.inputType('MarketIocInput', {
+  fields: (t) => ({ clientRefPrice: t.string(), maxSlippageTicks: t.int(), maxSlippageBps: t.int(), maxQuoteDebit: t.string() }),
+});
+
+const Side = builder.enumType('Side', { values: ['BUY', 'SELL'] as const });
+const FeeAsset = builder.enumType('FeeAsset', { values: ['QUOTE', 'BASE'] as const });
+const StpMode = builder.enumType('SelfTradePreventionMode', { values: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'] as const });
+
+const CreateOrderInput = builder.inputType('CreateOrderInput', {
+  description: 'Exactly one of limitGtc, limitGtd, limitIoc and marketIoc',
+  fields: (t) => ({
+    subaccountId: t.string(),
+    symbol: t.string({ required: true }),
+    side: t.field({ type: Side, required: true }),
+    baseQty: t.string({ required: true }),
+    clientOrderId: t.string(),
+    feeAsset: t.field({ type: FeeAsset }),
+    selfTradePreventionMode: t.field({ type: StpMode }),
+    limitGtc: t.field({ type: LimitGtc }),
+    limitGtd: t.field({ type: LimitGtd }),
+    limitIoc: t.field({ type: LimitIoc }),
+    marketIoc: t.field({ type: MarketIoc }),
+  }),
+});
+
+/** GraphQL input objects carry nulls for absent fields; the services take absent as undefined. */
+function defined<T extends object>(o: T | null | undefined): { [K in keyof T]: Exclude<T[K], null> } | undefined {
+  if (o === null || o === undefined) return undefined;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
+}
+
+builder.queryFields((t) => ({
+  order: t.field({
+    type: Order,
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {});
+      return orderView(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market);
+    },
+  }),
+  orderBook: t.field({
+    type: OrderBook,
+    args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
+    resolve: (_root, args, ctx) => {
+      const { market, depth } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
+      const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, market.baseQuantityScale), orders: l.orders });
+      return { symbol: market.symbol, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createOrder: t.field({
+    type: CreateOrderResult,
+    args: { input: t.arg({ type: CreateOrderInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, ...order } = input;
+      const r = await ctx.services.orders.createOrder(callerOf(ctx), {
+        ...(subaccountId ? { subaccountId } : {}),
+        order: {
+          ...(defined(order) as Pick<CreateOrderInputShape['order'], 'symbol' | 'side' | 'baseQty'>),
+          ...(limitGtc ? { limitGtc: defined(limitGtc) } : {}),
+          ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
+          ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
+          ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
+        },
+      });
+      return {
+        orderId: r.orderId,
+        clientOrderId: r.clientOrderId,
+        acceptedAt: r.acceptedAt.toISOString(),
+        acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+        resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+      };
+    },
+  }),
+  cancelOrder: t.field({
+    type: 'String',
+    description: 'Cancels an order; answers its id',
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => (await ctx.services.orders.cancelOrder(callerOf(ctx), defined(args) ?? {})).orderId,
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  orderUpdates: t.field({
+    type: Order,
+    description: 'Every state change of the caller’s orders, after it is durable, each with its version',
+    args: { subaccountId: t.arg.string() },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined),
+    resolve: (payload, _args, ctx) => {
+      const p = payload as OrderEventPayload;
+      return orderView(p.order, ctx.services.markets.market(p.symbol) as Market);
+    },
+  }),
+  fills: t.field({
+    type: Fill,
+    description: 'The caller’s fills, after they are durable',
+    args: { subaccountId: t.arg.string() },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined),
+    resolve: (payload, _args, ctx) => {
+      const p = payload as FillPayload;
+      return tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId);
+    },
+  }),
+}));

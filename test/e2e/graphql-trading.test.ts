@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancelOrderDocument, CreateOrderDocument, FillsDocument, GetOrderDocument, OrderBookDocument, OrderUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { trader } from '../helpers/trading.ts';
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('trading over GraphQL with a graphql-ws subscriber', () => {
+  it('trades between two accounts and streams every order version in order, after commit', async () => {
+    const maker = await trader(server.url, { ETH: '10' });
+    const taker = await trader(server.url, { USDC: '100000' });
+
+    const client = wsClient(server.url, { authorization: maker.auth.authorization as string });
+    const updates: GraphQLResponse<{ orderUpdates: { orderId: string; status: string; version: number; leavesQty: string } }>[] = [];
+    const fills: unknown[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      client.subscribe({ query: OrderUpdatesDocument.toString() }, {
+        next: (r) => {
+          updates.push(r as never);
+          if (updates.length === 4) resolve();
+        },
+        error: reject,
+        complete: () => undefined,
+      });
+    });
+    client.subscribe({ query: FillsDocument.toString() }, { next: (r) => void fills.push(r), error: () => undefined, complete: () => undefined });
+    await new Promise((r) => setTimeout(r, 300));
+
+    const ask = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'SELL', baseQty: '3', limitGtc: { price: '2500' } } }, maker.auth);
+    expect(ask.body.errors).toBeUndefined();
+    const askId = ask.body.data!.createOrder.orderId;
+    const book = await gql(server.url, OrderBookDocument, { symbol: 'ETH-USDC' });
+    expect(book.body.data?.orderBook.asks).toEqual([{ price: '2500', qty: '3' }]);
+
+    for (const qty of ['1', '1']) {
+      const bid = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: '2500' } } }, taker.auth);
+      expect(bid.body.errors).toBeUndefined();
+    }
+    expect((await gql(server.url, CancelOrderDocument, { orderId: askId }, maker.auth)).body.data?.cancelOrder).toBe(askId);
+
+    await done;
+    await client.dispose();
+    const seen = updates.map((u) => u.data!.orderUpdates);
+    expect(seen.map((o) => o.version)).toEqual([1, 2, 3, 4]);
+    expect(seen.map((o) => o.status)).toEqual(['NEW', 'PARTIALLY_FILLED', 'PARTIALLY_FILLED', 'CANCELED']);
+    expect(seen.map((o) => o.leavesQty)).toEqual(['3', '2', '1', '0']);
+    expect(fills).toHaveLength(2);
+
+    // The API read agrees with the stream's last version.
+    const read = await gql(server.url, GetOrderDocument, { orderId: askId }, maker.auth);
+    expect(read.body.data?.order).toMatchObject({ status: 'CANCELED', version: 4, cumQty: '2', avgPx: '2500' });
+  });
+
+  it('refuses a subscription without credentials', async () => {
+    const client = wsClient(server.url);
+    const result = await new Promise<GraphQLResponse<unknown> | Error>((resolve) => {
+      client.subscribe({ query: OrderUpdatesDocument.toString() }, { next: (r) => resolve(r as never), error: (e) => resolve(e as Error), complete: () => undefined });
+    });
+    await client.dispose();
+    const errors = (result as GraphQLResponse<unknown>).errors ?? (Array.isArray(result) ? result : []);
+    expect(JSON.stringify(errors)).toContain('CREDENTIALS_REQUIRED');
+  });
+});
