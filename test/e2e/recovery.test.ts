@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, type SignedIn } from '../helpers/auth.ts';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
+import { dropSchema, TEST_OPERATOR_TOKEN, uniqueName } from '../helpers/infra.ts';
+import { placeOrder, trader } from '../helpers/trading.ts';
+
+/**
+ * Durability: the real server process is killed with SIGKILL in the middle of a burst of
+ * orders, restarted on the same database, and the state it comes back with is checked
+ * against everything it acknowledged.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const schema = uniqueName('kill');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+function start(port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: `${schema}:`,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function ready(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema}"` });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await dropSchema(schema);
+});
+
+describe('SIGKILL during a burst of orders', () => {
+  it('loses no acknowledged order or fill, leaves nothing half-written, conserves balances, and restores the book and the dead-man switch', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const first = start(port);
+    children.push(first);
+    await ready(url);
+
+    const a = await trader(url, { BTC: '100', USDC: '10000000' });
+    const b = await trader(url, { BTC: '100', USDC: '10000000' });
+    // A resting order and an armed dead-man switch that must survive the crash.
+    const guarded = await placeOrder(url, a, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
+    expect(guarded.status).toBe(200);
+    const armed = await api(url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'dms', timeoutSec: 60, symbol: 'SOL-USDC' }, a.auth);
+    expect(armed.body.status).toBe('ARMED');
+
+    const acknowledged: string[] = [];
+    let i = 0;
+    const send = async (who: SignedIn, side: 'BUY' | 'SELL') => {
+      const price = (30000 + ((i++ * 7) % 21) - 10).toFixed(2);
+      try {
+        const r = await placeOrder(url, who, { symbol: 'BTC-USDC', side, baseQty: '0.01', limitGtc: { price } });
+        if (r.status === 200) acknowledged.push(r.body.orderId as string);
+      } catch {
+        // the connection died with the server: not acknowledged
+      }
+    };
+    const burst = Array.from({ length: 400 }, (_, k) => send(k % 2 === 0 ? a : b, k % 2 === 0 ? 'BUY' : 'SELL'));
+    while (acknowledged.length < 60) await new Promise((r) => setTimeout(r, 5));
+    first.kill('SIGKILL');
+    await Promise.allSettled(burst);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(60);
+
+    // Time passes while the server is down: the switch's deadline is now behind us.
+    await sql('UPDATE "DeadManSwitch" SET "expiresAtTsNs" = 1 WHERE status = $1', ['ARMED']);
+
+    const second = start(port);
+    children.push(second);
+    await ready(url);
+
+    // Every acknowledged order is there.
+    const stored = await sql<{ publicId: string }>('SELECT "publicId" FROM "Order"');
+    const ids = new Set(stored.map((r) => r.publicId));
+    for (const id of acknowledged) expect(ids.has(id), id).toBe(true);
+
+    // Nothing half-written: each order's fills add up to its cumQty; fills come in maker/taker pairs.
+    const mismatched = await sql(`
+      SELECT o.id FROM "Order" o LEFT JOIN "Trade" t ON t."orderId" = o.id
+      GROUP BY o.id, o."cumQty" HAVING o."cumQty" <> COALESCE(sum(t.qty), 0)`);
+    expect(mismatched).toEqual([]);
+    const unpaired = await sql('SELECT "symbolId", "matchId" FROM "Trade" GROUP BY 1, 2 HAVING count(*) <> 2');
+    expect(unpaired).toEqual([]);
+    const leaves = await sql('SELECT id FROM "Order" WHERE "origQty" <> "cumQty" + "leavesQty" AND "isOpen"');
+    expect(leaves).toEqual([]);
+
+    // Balances conserve: legs of every asset sum to zero, and each balance equals its legs.
+    const sums = await sql<{ assetId: number; net: string }>(
+      `SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS net FROM "LedgerTransferLeg" GROUP BY 1`,
+    );
+    for (const s of sums) expect(s.net, `asset ${s.assetId}`).toBe('0');
+    const drift = await sql(`
+      SELECT b.id FROM "Balance" b LEFT JOIN (
+        SELECT "accountId", "ledgerAccount", "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) AS net
+        FROM "LedgerTransferLeg" GROUP BY 1, 2, 3) l
+        ON l."accountId" = b."accountId" AND l."ledgerAccount" = b."ledgerAccount" AND l."assetId" = b."assetId"
+      WHERE b.available + b.held <> COALESCE(l.net, 0)`);
+    expect(drift).toEqual([]);
+    // Reservations equal what the open orders still hold.
+    const holds = await sql(`
+      SELECT b.id FROM "Balance" b LEFT JOIN (
+        SELECT o."accountId", CASE WHEN o.side = 'BUY' THEN m."quoteAssetId" ELSE m."baseAssetId" END AS asset, sum(o."heldE18") AS held
+        FROM "Order" o JOIN "Market" m ON m."symbolId" = o."symbolId" WHERE o."isOpen" GROUP BY 1, 2) o
+        ON o."accountId" = b."accountId" AND o.asset = b."assetId"
+      WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`);
+    expect(holds).toEqual([]);
+
+    // The book is back: the same levels, and the earliest order at the best price fills first.
+    const open = await sql<{ publicId: string; side: string; price: string; leavesQty: string; prioritySeq: string }>(
+      `SELECT "publicId", side, price::text, "leavesQty"::text, "prioritySeq"::text FROM "Order" WHERE "isOpen" AND "symbolId" = 1 ORDER BY "prioritySeq"`,
+    );
+    const book = await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC&depth=100');
+    const askQty = open.filter((o) => o.side === 'SELL').reduce((s, o) => s + BigInt(o.leavesQty), 0n);
+    const bookAskQty = (book.body.asks as { qty: string }[]).reduce((s, l) => s + BigInt(Math.round(Number(l.qty) * 1e6)), 0n);
+    expect(bookAskQty).toBe(askQty);
+    const asks = open.filter((o) => o.side === 'SELL');
+    if (asks.length > 0) {
+      const best = asks.reduce((m, o) => (BigInt(o.price) < BigInt(m.price) ? o : m));
+      const first = asks.filter((o) => o.price === best.price)[0]!;
+      const taker = await trader(url, { USDC: '1000000' });
+      const qty = (Number(first.leavesQty) / 1e6).toString();
+      const hit = await placeOrder(url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: (Number(best.price) / 1e9).toFixed(2) } });
+      expect(hit.status).toBe(200);
+      const filled = await sql<{ publicId: string }>(
+        `SELECT o."publicId" FROM "Trade" t JOIN "Order" o ON o.id = t."orderId" WHERE t."isMaker" AND t."matchId" = (SELECT max("matchId") FROM "Trade" WHERE "symbolId" = 1) AND t."symbolId" = 1`,
+      );
+      expect(filled.map((f) => f.publicId)).toEqual([first.publicId]);
+    }
+
+    // The dead-man switch armed before the crash fires after the restart.
+    for (let k = 0; k < 40; k++) {
+      const o = await api(url, 'GET', `/v1/orders/${guarded.body.orderId}`, undefined, a.auth);
+      if (o.body.order.status === 'CANCELED') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const after = await api(url, 'GET', `/v1/orders/${guarded.body.orderId}`, undefined, a.auth);
+    expect(after.body.order.status).toBe('CANCELED');
+    second.kill('SIGTERM');
+  }, 120_000);
+});
