@@ -51,7 +51,11 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   }));
   const pageTokens = new PageTokens(await pageTokenSecret(config));
   const logger = createLogger(config.logLevel, options.logStream);
-  const services = await createServices({ database, store, clock, pageTokens, auth: config.auth, logger });
+  const services = await createServices({ database, store, clock, pageTokens, auth: config.auth, logger }).catch(async (err: unknown) => {
+    if (!options.store) await store.close();
+    if (!options.database) await database.close();
+    throw err;
+  });
   const metrics = new Metrics({ defaultMetrics: true });
   const graphql = createGraphQL({
     db: database.prisma,

@@ -17,6 +17,11 @@ export interface Database {
   /** Runs a multi-statement script outside Prisma (migrations, test set-up). */
   readonly sql: SqlRunner;
   ping(): Promise<void>;
+  /**
+   * Takes a session-level advisory lock for the life of this process (released when the
+   * process or its connection dies); false when another process holds it.
+   */
+  holdExclusive(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     }
   }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : {}) });
+  const held: pg.Client[] = [];
   return {
     kind: 'postgres',
     prisma,
@@ -92,8 +98,21 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     async ping() {
       await pool.query('SELECT 1');
     },
+    async holdExclusive(name) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      client.on('error', () => undefined);
+      const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`${schema ?? 'public'}:${name}`]);
+      if (rows.rows[0]?.ok) {
+        held.push(client);
+        return true;
+      }
+      await client.end();
+      return false;
+    },
     async close() {
       await prisma.$disconnect();
+      await Promise.allSettled(held.map((c) => c.end()));
       await pool.end();
     },
   };
@@ -125,6 +144,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async ping() {
       await client.query('SELECT 1');
+    },
+    // An embedded database belongs to one process already.
+    async holdExclusive() {
+      return true;
     },
     async close() {
       await prisma.$disconnect();

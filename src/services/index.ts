@@ -32,6 +32,11 @@ export interface ServiceDeps {
 export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
+  // One process owns the books and balances of a database (docs/scaling.md): a second one
+  // started on the same database refuses to run rather than become a second writer.
+  if (!(await deps.database.holdExclusive('trading-engine'))) {
+    throw new Error('another process owns the trading engines of this database; refusing to start a second writer');
+  }
   const markets = await loadMarkets(db);
   const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
