@@ -191,3 +191,47 @@ describe('dead-man switch (cancel-all-after)', () => {
     expect(after.body.order.status).toBe('CANCELED');
   });
 });
+
+describe('modify', () => {
+  // ETH-USDC here, so no other test's orders sit on this book.
+  const eth = (side: 'BUY' | 'SELL', qty: string, price: string) => ({ symbol: 'ETH-USDC', side, baseQty: qty, limitGtc: { price } });
+
+  it('keeps time priority on a decrease, loses it on an increase, and moves the reservation', async () => {
+    const a = await trader(server.url, { ETH: '10' });
+    const b = await trader(server.url, { ETH: '10' });
+    const taker = await trader(server.url, { USDC: '100000' });
+    const first = await placeOrder(server.url, a, eth('SELL', '2', '3000'));
+    const second = await placeOrder(server.url, b, eth('SELL', '2', '3000'));
+
+    const down = await api(server.url, 'POST', '/v1/orders/modify', { orderId: first.body.orderId, newQty: '1' }, a.auth);
+    expect(down.status, JSON.stringify(down.body)).toBe(200);
+    expect(down.body.order).toMatchObject({ origQty: '1', leavesQty: '1', version: 2 });
+    expect((await balancesOf(server.url, a))['TRADING:ETH']).toEqual({ available: '9', held: '1' });
+
+    // Still first in line: a 1 ETH buy fills `first`.
+    await placeOrder(server.url, taker, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '1', limitIoc: { price: '3000' } });
+    expect((await api(server.url, 'GET', `/v1/orders/${first.body.orderId}`, undefined, a.auth)).body.order.status).toBe('FILLED');
+
+    const third = await placeOrder(server.url, a, eth('SELL', '1', '3000'));
+    const up = await api(server.url, 'POST', '/v1/orders/modify', { orderId: second.body.orderId, newQty: '3' }, b.auth);
+    expect(up.body.order).toMatchObject({ origQty: '3', leavesQty: '3' });
+    // `second` went to the back: the next 1 ETH buy fills `third`.
+    await placeOrder(server.url, taker, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '1', limitIoc: { price: '3000' } });
+    expect((await api(server.url, 'GET', `/v1/orders/${third.body.orderId}`, undefined, a.auth)).body.order.status).toBe('FILLED');
+    expect((await api(server.url, 'GET', `/v1/orders/${second.body.orderId}`, undefined, b.auth)).body.order.leavesQty).toBe('3');
+  });
+
+  it('re-prices a BUY, reserving for the new price, and refuses what the balance cannot pay', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const o = await placeOrder(server.url, t, eth('BUY', '0.1', '1000'));
+    const before = (await balancesOf(server.url, t))['TRADING:USDC']!;
+    const moved = await api(server.url, 'POST', '/v1/orders/modify', { orderId: o.body.orderId, newPrice: '2000' }, t.auth);
+    expect(moved.body.order).toMatchObject({ price: '2000' });
+    const after = (await balancesOf(server.url, t))['TRADING:USDC']!;
+    expect(Number(after.held)).toBeGreaterThan(Number(before.held));
+    const tooMuch = await api(server.url, 'POST', '/v1/orders/modify', { orderId: o.body.orderId, newQty: '100' }, t.auth);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual(after);
+  });
+});

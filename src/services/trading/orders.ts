@@ -223,6 +223,16 @@ export function createOrdersService(deps: OrdersDeps) {
     ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n });
   }
 
+  /** What a BUY must reserve: the notional at its limit, plus the highest fee when paid in quote. */
+  function buyReservation(market: Market, price: bigint, qty: bigint, feeAsset: 'QUOTE' | 'BASE'): bigint {
+    const notionalE18 = toE18(quoteNotional(price, qty, market.notional), market.quoteQuantityScale);
+    return notionalE18 + (feeAsset === 'QUOTE' ? feeOf(notionalE18, maxFeePpm(market)).fee + FEE_SLACK_E18 : 0n);
+  }
+
+  function maxFeePpm(market: Market): number {
+    return Math.max(feePpm(market, false), feePpm(market, true), 0);
+  }
+
   function feePpm(market: Market, isMaker: boolean): number {
     return (isMaker ? market.makerFeePpm : market.takerFeePpm)[0] as number;
   }
@@ -453,27 +463,16 @@ export function createOrdersService(deps: OrdersDeps) {
           protection = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
           limitForHold = protection;
         }
-        const takerPpm = Math.max(feePpm(market, false), feePpm(market, true), 0);
         let hold: bigint;
         let cap: bigint | undefined;
-        if (isBuy) {
-          if (v.maxQuoteDebit !== undefined) {
-            hold = toE18(v.maxQuoteDebit, market.quoteQuantityScale);
-            cap = ((v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + takerPpm));
-          } else {
-            const notionalE18 = toE18(quoteNotional(limitForHold, v.qty, market.notional), market.quoteQuantityScale);
-            hold = notionalE18 + (v.feeAsset === 'QUOTE' ? feeOf(notionalE18, takerPpm).fee + FEE_SLACK_E18 : 0n);
-          }
+        if (isBuy && v.maxQuoteDebit !== undefined) {
+          hold = toE18(v.maxQuoteDebit, market.quoteQuantityScale);
+          cap = (v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + maxFeePpm(market));
         } else {
-          hold = toE18(v.qty, market.baseQuantityScale);
+          hold = isBuy ? buyReservation(market, limitForHold, v.qty, v.feeAsset) : toE18(v.qty, market.baseQuantityScale);
         }
         const holdRef = tradingRef(account.id, isBuy ? quoteAsset : baseAsset);
-        if (!balances.hold(ws, holdRef, hold)) {
-          throw new ApiError('invalid-argument', 'insufficient available balance in the trading account', {
-            code: 'INSUFFICIENT_BALANCE',
-            violations: [{ fieldPath: 'order.baseQty', message: 'exceeds what the available balance can pay', ruleId: 'balance' }],
-          });
-        }
+        if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
         const id = orderIds.take();
         const publicId = newPublicId();
         const row: OrderRow & { accountPublicId: string } = {
@@ -554,6 +553,64 @@ export function createOrdersService(deps: OrdersDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       await deps.limiter.admit('trading.cancel', { caller, account });
       return cancelOne(account, input, '');
+    },
+
+    /**
+     * Changes a resting order's total quantity and/or price. A decrease keeps time
+     * priority; an increase or a new price re-queues it (and may match). The reservation
+     * follows the new remaining quantity and price.
+     */
+    async modifyOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string; newQty?: string; newPrice?: string }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      await deps.limiter.admit('trading.modify', { caller, account });
+      const row = await findOwnOrder(account, input);
+      const market = markets.marketById(row.symbolId) as Market;
+      if (input.newQty === undefined && input.newPrice === undefined) {
+        throw invalidArgument('newQty', 'give newQty, newPrice or both', 'one-of');
+      }
+      const newTotal = input.newQty !== undefined ? parseScaled(input.newQty, market.baseQuantityScale, 'newQty') : undefined;
+      let newPrice: bigint | undefined;
+      if (input.newPrice !== undefined) {
+        newPrice = parseScaled(input.newPrice, 9, 'newPrice');
+        if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
+      }
+      const engine = engineOf(market);
+      await balances.load(refsFor([account.id], market));
+      await transferIds.reserve(engine.size + 16);
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      return sequencer.submit((ws) => {
+        const live = open.get(row.id);
+        if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
+        const leaves = newTotal !== undefined ? newTotal - live.cumQty : live.leavesQty;
+        if (leaves <= 0n) throw invalidArgument('newQty', 'must exceed the quantity already filled', 'above-filled');
+        const price = newPrice ?? live.price;
+        const isBuy = live.side === 'BUY';
+        const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
+        const required = isBuy ? buyReservation(market, price, leaves, live.feeAsset) : toE18(leaves, market.baseQuantityScale);
+        const delta = required - live.heldE18;
+        if (delta > 0n && !balances.hold(ws, ref, delta)) throw insufficientBalance('newQty');
+        if (delta < 0n) balances.release(ws, ref, -delta);
+        live.heldE18 = required;
+        const events = engine.modify(row.id, { newQty: leaves, ...(newPrice !== undefined ? { newPrice } : {}) }, nowNs);
+        const rejected = events.find((e) => e.type === 'rejected');
+        if (rejected?.type === 'rejected') {
+          // Undo the reservation change, keep whatever the engine did (an expiry), then refuse.
+          if (delta > 0n) balances.release(ws, ref, delta);
+          if (delta < 0n) balances.hold(ws, ref, -delta);
+          live.heldE18 -= delta;
+          applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
+          throw new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
+            code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
+          });
+        }
+        if (newTotal !== undefined) live.origQty = newTotal;
+        if (newPrice !== undefined) live.price = newPrice;
+        live.leavesQty = leaves;
+        applyEvents(ws, market, events, nowNs, now, new Set([row.id]));
+        return { order: { ...live }, market };
+      });
     },
 
     async cancelAllOrders(caller: Caller, input: { subaccountId?: string; symbol?: string; side?: 'BUY' | 'SELL' }) {
@@ -824,6 +881,13 @@ function itemError(err: ApiError) {
       : {}),
     violations: err.violations,
   };
+}
+
+function insufficientBalance(fieldPath: string): ApiError {
+  return new ApiError('invalid-argument', 'insufficient available balance in the trading account', {
+    code: 'INSUFFICIENT_BALANCE',
+    violations: [{ fieldPath, message: 'exceeds what the available balance can pay', ruleId: 'balance' }],
+  });
 }
 
 function orderNotFound(detail: string): ApiError {

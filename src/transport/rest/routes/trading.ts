@@ -168,6 +168,24 @@ export function tradingRoutes(s: Services) {
       },
     }),
     defineRoute({
+      operationId: 'modifyOrder',
+      method: 'POST',
+      url: '/v1/orders/modify',
+      summary: 'Change a resting order’s total quantity and/or price (a decrease keeps priority)',
+      auth: 'caller',
+      body: z.strictObject({
+        orderId: z.string().max(64).optional(),
+        clientOrderId: z.string().max(128).optional(),
+        subaccountId: z.string().max(64).optional(),
+        newQty: decimal.optional(),
+        newPrice: decimal.optional(),
+      }),
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.modifyOrder(ctx.caller, body);
+        return { order: orderJson(r.order, r.market) };
+      },
+    }),
+    defineRoute({
       operationId: 'cancelBatchOrders',
       method: 'POST',
       url: '/v1/orders/cancel-batch',
