@@ -103,6 +103,8 @@ describe('order kinds', () => {
     expect(maker.body.order).toMatchObject({ status: 'NEW', leavesQty: '1' });
     const fills = await api(server.url, 'GET', '/v1/spot/trades', undefined, t.auth);
     expect(fills.body.trades).toEqual([]);
+    // Leave the SOL-USDC book empty for the tests after this one.
+    await api(server.url, 'POST', '/v1/orders/cancel', { orderId: ask.body.orderId }, t.auth);
   });
 
   it('expires a GTD order at its expiry and releases its reservation', async () => {
@@ -233,5 +235,35 @@ describe('modify', () => {
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.code).toBe('INSUFFICIENT_BALANCE');
     expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual(after);
+  });
+});
+
+describe('replace', () => {
+  it('starts the next generation of the lineage, inherits the filled quantity, and filters fills by lineage', async () => {
+    const maker = await trader(server.url, { SOL: '100' });
+    const taker = await trader(server.url, { USDC: '100000' });
+    const g1 = await placeOrder(server.url, maker, { symbol: 'SOL-USDC', side: 'SELL', baseQty: '10', limitGtc: { price: '200' } });
+    await placeOrder(server.url, taker, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '4', limitIoc: { price: '200' } });
+
+    const r = await api(server.url, 'POST', '/v1/orders/replace', { orderId: g1.body.orderId, order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '5', limitGtc: { price: '201' } } }, maker.auth);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const old = (await api(server.url, 'GET', `/v1/orders/${g1.body.orderId}`, undefined, maker.auth)).body.order;
+    expect(old).toMatchObject({ status: 'REPLACED', cumQty: '4', leavesQty: '0' });
+    const g2 = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
+    expect(g2).toMatchObject({ lineage: { generation: 2, id: g1.body.orderId }, inheritedCumQty: '4', cumQty: '4', origQty: '5', leavesQty: '5', price: '201' });
+    // 6 SOL were reserved before; now only the new 5.
+    expect((await balancesOf(server.url, maker))['TRADING:SOL']).toEqual({ available: '91', held: '5' });
+
+    await placeOrder(server.url, taker, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '201' } });
+    const g2after = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
+    expect(g2after).toMatchObject({ cumQty: '6', leavesQty: '3', status: 'PARTIALLY_FILLED' });
+
+    const lineage = await api(server.url, 'GET', `/v1/spot/trades?lineageId=${g1.body.orderId}`, undefined, maker.auth);
+    expect(lineage.body.trades.map((t: { qty: string }) => t.qty).sort()).toEqual(['2', '4']);
+    const firstGen = await api(server.url, 'GET', `/v1/spot/trades?lineageId=${g1.body.orderId}&throughGeneration=1`, undefined, maker.auth);
+    expect(firstGen.body.trades.map((t: { qty: string }) => t.qty)).toEqual(['4']);
+    const needsSymbol = await api(server.url, 'GET', '/v1/spot/trades?afterMatchId=1', undefined, maker.auth);
+    expect(needsSymbol.status).toBe(400);
+    expect(needsSymbol.body.violations[0]).toMatchObject({ fieldPath: 'afterMatchId', ruleId: 'requires' });
   });
 });

@@ -407,6 +407,131 @@ export function createOrdersService(deps: OrdersDeps) {
     return p > 0n ? p : 1n;
   }
 
+  type Validated = ReturnType<typeof validateCreate>;
+  interface PlaceContext {
+    account: AccountRef;
+    market: Market;
+    v: Validated;
+    input: { order: CreateOrderInput['order'] };
+    now: Date;
+    nowNs: bigint;
+    lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; replacesOrderId: bigint };
+  }
+
+  function makersOf(market: Market): Set<bigint> {
+    const out = new Set<bigint>();
+    for (const o of open.values()) if (o.symbolId === market.symbolId) out.add(o.accountId);
+    return out;
+  }
+
+  async function checkClientOrderId(account: AccountRef, clientOrderId: string | undefined, now: Date) {
+    if (clientOrderId === undefined) return;
+    const existing = await db.clientOrderIdReservation.findUnique({
+      where: { accountId_clientOrderId: { accountId: account.id, clientOrderId } },
+    });
+    if (existing && (existing.expiresAt === null || existing.expiresAt > now)) throw duplicateClientOrderId();
+  }
+
+  /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
+  function reservationFor(market: Market, account: AccountRef, v: Validated, order: CreateOrderInput['order'], protection?: bigint) {
+    const isBuy = order.side === 'BUY';
+    const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
+    if (isBuy && v.maxQuoteDebit !== undefined) {
+      return { ref, hold: toE18(v.maxQuoteDebit, market.quoteQuantityScale), cap: (v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + maxFeePpm(market)) };
+    }
+    const limit = protection ?? v.price;
+    return { ref, hold: isBuy ? buyReservation(market, limit, v.qty, v.feeAsset) : toE18(v.qty, market.baseQuantityScale), cap: undefined };
+  }
+
+  /** Reserves, matches and records one new order inside a sequencer job. */
+  function placeInJob(ws: WriteSet, ctx: PlaceContext) {
+    const { account, market, v, input, now, nowNs } = ctx;
+    const engine = engineOf(market);
+    const clientOrderId = input.order.clientOrderId;
+    const pendingKey = clientOrderId !== undefined ? `${account.id}:${clientOrderId}` : undefined;
+    if (pendingKey && pendingClientIds.has(pendingKey)) throw duplicateClientOrderId();
+    let protection: bigint | undefined;
+    if (v.variant === 'marketIoc') {
+      const m = input.order.marketIoc!;
+      protection = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
+    }
+    const { ref: holdRef, hold, cap } = reservationFor(market, account, v, input.order, protection);
+    if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
+    const id = orderIds.take();
+    const publicId = newPublicId();
+    const row: OrderRow & { accountPublicId: string } = {
+      id,
+      publicId,
+      accountId: account.id,
+      accountPublicId: account.publicId,
+      symbolId: market.symbolId,
+      clientOrderId: clientOrderId ?? null,
+      side: input.order.side,
+      orderType: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
+      tif: v.tif,
+      status: 'NEW',
+      isOpen: true,
+      closeReason: null,
+      price: v.variant === 'marketIoc' ? 0n : v.price,
+      origQty: v.qty,
+      cumQty: 0n,
+      leavesQty: v.qty,
+      inheritedCumQty: ctx.lineage?.inheritedCumQty ?? 0n,
+      cumNotionalQ9: 0n,
+      feeAsset: v.feeAsset,
+      postOnly: v.postOnly,
+      stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+      expireAt: v.expireAtNs !== undefined ? new Date(Number(v.expireAtNs / 1_000_000n)) : null,
+      expireAtTsNs: v.expireAtNs ?? null,
+      createdAt: now,
+      acceptedAtTsNs: nowNs,
+      terminalAt: null,
+      lineageId: ctx.lineage?.lineageId ?? publicId,
+      generation: ctx.lineage?.generation ?? 1,
+      replacesOrderId: ctx.lineage?.replacesOrderId ?? null,
+      marketClientRefPrice: v.refPrice ?? null,
+      marketMaxSlippageBps: input.order.marketIoc?.maxSlippageBps ?? null,
+      marketMaxSlippageTicks: input.order.marketIoc?.maxSlippageTicks ?? null,
+      submittedMaxQuoteDebit: v.maxQuoteDebit ?? null,
+      version: 0,
+      heldE18: hold,
+      prioritySeq: 0n,
+    };
+    open.set(id, row);
+    ws.newOrders.set(id, row);
+    const place: PlaceOrder = {
+      orderId: id,
+      accountId: account.id,
+      side: row.side,
+      type: row.orderType,
+      tif: row.tif,
+      qty: v.qty,
+      stpMode: row.stpMode,
+      ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
+      ...(v.postOnly ? { postOnly: true } : {}),
+      ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
+      ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
+    };
+    const events = engine.place(place, nowNs);
+    const rejected = events.find((e) => e.type === 'rejected');
+    if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
+    applyEvents(ws, market, events, nowNs, now, new Set([id]));
+    if (clientOrderId !== undefined && pendingKey) {
+      pendingClientIds.add(pendingKey);
+      sequencer.onCommit(() => pendingClientIds.delete(pendingKey));
+      ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt: new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS) });
+    }
+    return {
+      orderId: publicId,
+      clientOrderId: clientOrderId ?? '',
+      acceptedAt: now,
+      acceptedAtTsNs: nowNs,
+      resolvedBaseQty: v.qty,
+      submittedMaxQuoteDebit: v.maxQuoteDebit,
+      market,
+    };
+  }
+
   const service = {
     sequencer,
     balances,
@@ -450,101 +575,53 @@ export function createOrdersService(deps: OrdersDeps) {
       for (const id of open.keys()) if (open.get(id)?.symbolId === market.symbolId) makers.add(open.get(id)!.accountId);
       await balances.load(refsFor([...makers], market));
 
+      await balances.load(refsFor([...makersOf(market)], market));
+      return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
+    },
+
+    /**
+     * Replaces an open order with the next generation of its lineage: the old order ends
+     * REPLACED, the new one inherits its filled quantity (`inheritedCumQty`) and keeps
+     * `lineage.id`. Both happen in one job, so the pair is never half-done.
+     */
+    async replaceOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string; order: CreateOrderInput['order'] }) {
+      requirePermission(caller, 'TRADE');
+      const account = await resolveAccount(db, caller, input.subaccountId);
+      await deps.limiter.admit('trading.place', { caller, account });
+      const old = await findOwnOrder(account, input);
+      const market = marketOf(input.order.symbol);
+      if (market.symbolId !== old.symbolId) throw invalidArgument('order.symbol', 'must be the replaced order’s symbol', 'same-as-replaced');
+      if (input.order.side !== old.side) throw invalidArgument('order.side', 'must be the replaced order’s side', 'same-as-replaced');
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      const v = validateCreate({ order: input.order }, market, nowNs);
+      if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
+      await checkClientOrderId(account, input.order.clientOrderId, now);
+      await balances.load(refsFor([account.id, ...makersOf(market)], market));
+      await orderIds.reserve(1);
+      await transferIds.reserve(engineOf(market).size + 16);
       return sequencer.submit((ws) => {
-        const pendingKey = clientOrderId !== undefined ? `${account.id}:${clientOrderId}` : undefined;
-        if (pendingKey && pendingClientIds.has(pendingKey)) throw duplicateClientOrderId();
-        const isBuy = input.order.side === 'BUY';
-        const quoteAsset = market.quote.unifiedAssetId;
-        const baseAsset = market.base.unifiedAssetId;
-        let limitForHold = v.price;
-        let protection: bigint | undefined;
-        if (v.variant === 'marketIoc') {
-          const m = input.order.marketIoc!;
-          protection = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
-          limitForHold = protection;
-        }
-        let hold: bigint;
-        let cap: bigint | undefined;
-        if (isBuy && v.maxQuoteDebit !== undefined) {
-          hold = toE18(v.maxQuoteDebit, market.quoteQuantityScale);
-          cap = (v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + maxFeePpm(market));
-        } else {
-          hold = isBuy ? buyReservation(market, limitForHold, v.qty, v.feeAsset) : toE18(v.qty, market.baseQuantityScale);
-        }
-        const holdRef = tradingRef(account.id, isBuy ? quoteAsset : baseAsset);
-        if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
-        const id = orderIds.take();
-        const publicId = newPublicId();
-        const row: OrderRow & { accountPublicId: string } = {
-          id,
-          publicId,
-          accountId: account.id,
-          accountPublicId: account.publicId,
-          symbolId: market.symbolId,
-          clientOrderId: clientOrderId ?? null,
-          side: input.order.side,
-          orderType: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
-          tif: v.tif,
-          status: 'NEW',
-          isOpen: true,
-          closeReason: null,
-          price: v.variant === 'marketIoc' ? 0n : v.price,
-          origQty: v.qty,
-          cumQty: 0n,
-          leavesQty: v.qty,
-          inheritedCumQty: 0n,
-          cumNotionalQ9: 0n,
-          feeAsset: v.feeAsset,
-          postOnly: v.postOnly,
-          stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
-          expireAt: v.expireAtNs !== undefined ? new Date(Number(v.expireAtNs / 1_000_000n)) : null,
-          expireAtTsNs: v.expireAtNs ?? null,
-          createdAt: now,
-          acceptedAtTsNs: nowNs,
-          terminalAt: null,
-          lineageId: publicId,
-          generation: 1,
-          marketClientRefPrice: v.refPrice ?? null,
-          marketMaxSlippageBps: input.order.marketIoc?.maxSlippageBps ?? null,
-          marketMaxSlippageTicks: input.order.marketIoc?.maxSlippageTicks ?? null,
-          submittedMaxQuoteDebit: v.maxQuoteDebit ?? null,
-          version: 0,
-          heldE18: hold,
-          prioritySeq: 0n,
-        };
-        open.set(id, row);
-        ws.newOrders.set(id, row);
-        const place: PlaceOrder = {
-          orderId: id,
-          accountId: account.id,
-          side: row.side,
-          type: row.orderType,
-          tif: row.tif,
-          qty: v.qty,
-          stpMode: row.stpMode,
-          ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
-          ...(v.postOnly ? { postOnly: true } : {}),
-          ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
-          ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
-        };
-        const events = engine.place(place, nowNs);
-        const rejected = events.find((e) => e.type === 'rejected');
-        if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
-        applyEvents(ws, market, events, nowNs, now, new Set([id]));
-        if (clientOrderId !== undefined && pendingKey) {
-          pendingClientIds.add(pendingKey);
-          sequencer.onCommit(() => pendingClientIds.delete(pendingKey));
-          ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt: new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS) });
-        }
-        return {
-          orderId: publicId,
-          clientOrderId: clientOrderId ?? '',
-          acceptedAt: now,
-          acceptedAtTsNs: nowNs,
-          resolvedBaseQty: v.qty,
-          submittedMaxQuoteDebit: v.maxQuoteDebit,
+        const live = open.get(old.id);
+        if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
+        // Everything that can refuse the replacement is checked before the old order is touched.
+        const clientOrderId = input.order.clientOrderId;
+        if (clientOrderId !== undefined && pendingClientIds.has(`${account.id}:${clientOrderId}`)) throw duplicateClientOrderId();
+        const { hold, ref } = reservationFor(market, account, v, input.order);
+        if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
+        engineOf(market).cancel(old.id);
+        balances.release(ws, ref, live.heldE18);
+        Object.assign(live, { heldE18: 0n, leavesQty: 0n, isOpen: false, status: 'REPLACED', closeReason: 'REPLACED', terminalAt: now, version: live.version + 1 });
+        publishOrder(ws, live, market.symbol);
+        open.delete(live.id);
+        return placeInJob(ws, {
+          account,
           market,
-        };
+          v,
+          input: { order: input.order },
+          now,
+          nowNs,
+          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty: live.inheritedCumQty + live.cumQty, replacesOrderId: live.id },
+        });
       });
     },
 

@@ -32,6 +32,7 @@ export interface OrderRow {
   terminalAt: Date | null;
   lineageId: string;
   generation: number;
+  replacesOrderId: bigint | null;
   marketClientRefPrice: bigint | null;
   marketMaxSlippageBps: number | null;
   marketMaxSlippageTicks: number | null;

@@ -186,6 +186,29 @@ export function tradingRoutes(s: Services) {
       },
     }),
     defineRoute({
+      operationId: 'replaceOrder',
+      method: 'POST',
+      url: '/v1/orders/replace',
+      summary: 'Replace an open order with the next generation of its lineage',
+      auth: 'caller',
+      body: z.strictObject({
+        orderId: z.string().max(64).optional(),
+        clientOrderId: z.string().max(128).optional(),
+        subaccountId: z.string().max(64).optional(),
+        order: orderBody,
+      }),
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.replaceOrder(ctx.caller, body);
+        return {
+          orderId: r.orderId,
+          ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
+          acceptedAt: toRfc3339(r.acceptedAt),
+          acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+          resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+        };
+      },
+    }),
+    defineRoute({
       operationId: 'cancelBatchOrders',
       method: 'POST',
       url: '/v1/orders/cancel-batch',
