@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/auth.ts';
-import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
 
 let server: RunningApp;
@@ -61,5 +61,23 @@ describe('two accounts trade over REST', () => {
     const dup = await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.1', clientOrderId: 'ask-1', limitGtc: { price: '40000' } });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('CONFLICT_DUPLICATE_CLIENT_ORDER_ID');
+  });
+});
+
+describe('fees by VIP tier', () => {
+  it('charges each side at its own tier, and pays a maker rebate at VIP10', async () => {
+    const maker = await trader(server.url, { ETH: '1' });
+    const taker = await trader(server.url, { USDC: '10000' });
+    const op = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+    expect((await api(server.url, 'PUT', `/operator/v1/accounts/${maker.rootAccountId}/vip-tier`, { vipTier: 10 }, op)).status).toBe(200);
+    expect((await api(server.url, 'PUT', `/operator/v1/accounts/${taker.rootAccountId}/vip-tier`, { vipTier: 5 }, op)).status).toBe(200);
+    await placeOrder(server.url, maker, { symbol: 'ETH-USDC', side: 'SELL', baseQty: '1', limitGtc: { price: '2000' } });
+    await placeOrder(server.url, taker, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '1', limitIoc: { price: '2000' } });
+    const makerFill = (await api(server.url, 'GET', '/v1/spot/trades', undefined, maker.auth)).body.trades[0];
+    const takerFill = (await api(server.url, 'GET', '/v1/spot/trades', undefined, taker.auth)).body.trades[0];
+    // VIP10 maker: -50 ppm of 2000 = 0.1 rebate; VIP5 taker: 1000 ppm = 2.
+    expect(makerFill).toMatchObject({ isMaker: true, fee: '0.1', feeIsRebate: true });
+    expect(takerFill).toMatchObject({ isMaker: false, fee: '2', feeIsRebate: false });
+    expect((await balancesOf(server.url, maker))['TRADING:USDC']).toEqual({ available: '2000.1', held: '0' });
   });
 });

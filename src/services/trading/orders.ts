@@ -21,6 +21,7 @@ import { Sequencer } from './sequencer.ts';
 import type { OrderRow, TradeRow, WriteSet } from './writeSet.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
+const VIP_TIER_TTL_MS = 60_000;
 const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
 const MIN_EXPIRY_NS = 1_000_000_000n;
 /** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
@@ -95,6 +96,7 @@ export function createOrdersService(deps: OrdersDeps) {
   const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
   /** Client order ids accepted but maybe not yet committed, per account. */
   const pendingClientIds = new Set<string>();
+  const vipTiers = new Map<bigint, { tier: number; at: number }>();
   const pubsub = createPubSub<Record<string, [OrderEventPayload | FillPayload]>>({ eventTarget: deps.events });
 
   const sequencer = new Sequencer(
@@ -233,8 +235,24 @@ export function createOrdersService(deps: OrdersDeps) {
     return Math.max(feePpm(market, false), feePpm(market, true), 0);
   }
 
-  function feePpm(market: Market, isMaker: boolean): number {
-    return (isMaker ? market.makerFeePpm : market.takerFeePpm)[0] as number;
+  function feePpm(market: Market, isMaker: boolean, accountId?: bigint): number {
+    const tier = accountId === undefined ? 0 : (vipTiers.get(accountId)?.tier ?? 0);
+    return (isMaker ? market.makerFeePpm : market.takerFeePpm)[tier] as number;
+  }
+
+  /**
+   * VIP tiers (the root account's, for subaccounts too) of the accounts a job may charge
+   * fees to, loaded before the job and re-read after a minute (operators change tiers).
+   */
+  async function loadTiers(accountIds: Iterable<bigint>): Promise<void> {
+    const now = Date.now();
+    const stale = [...new Set(accountIds)].filter((id) => (vipTiers.get(id)?.at ?? 0) < now - VIP_TIER_TTL_MS);
+    if (stale.length === 0) return;
+    const rows = await db.account.findMany({
+      where: { id: { in: stale } },
+      select: { id: true, vipTier: true, rootAccount: { select: { vipTier: true } } },
+    });
+    for (const r of rows) vipTiers.set(r.id, { tier: r.rootAccount?.vipTier ?? r.vipTier, at: now });
   }
 
   /**
@@ -270,7 +288,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const isMaker = o === maker;
       const asset = o.feeAsset;
       const gross = asset === 'BASE' ? baseE18 : quoteE18;
-      const { fee, rebate } = feeOf(gross, feePpm(market, isMaker));
+      const { fee, rebate } = feeOf(gross, feePpm(market, isMaker, o.accountId));
       feeRows.set(o.id, { fee, rebate, asset });
       if (fee === 0n) continue;
       const assetId = asset === 'BASE' ? base : quote;
@@ -561,21 +579,11 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = clock.now();
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
-      const clientOrderId = input.order.clientOrderId;
-      if (clientOrderId !== undefined) {
-        const existing = await db.clientOrderIdReservation.findUnique({
-          where: { accountId_clientOrderId: { accountId: account.id, clientOrderId } },
-        });
-        if (existing && (existing.expiresAt === null || existing.expiresAt > now)) throw duplicateClientOrderId();
-      }
-      await balances.load(refsFor([account.id], market));
+      await checkClientOrderId(account, input.order.clientOrderId, now);
+      await balances.load(refsFor([account.id, ...makersOf(market)], market));
+      await loadTiers([account.id, ...makersOf(market)]);
       await orderIds.reserve(1);
       await transferIds.reserve(engine.size + 16);
-      const makers = new Set<bigint>();
-      for (const id of open.keys()) if (open.get(id)?.symbolId === market.symbolId) makers.add(open.get(id)!.accountId);
-      await balances.load(refsFor([...makers], market));
-
-      await balances.load(refsFor([...makersOf(market)], market));
       return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
     },
 
@@ -598,6 +606,7 @@ export function createOrdersService(deps: OrdersDeps) {
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
       await checkClientOrderId(account, input.order.clientOrderId, now);
       await balances.load(refsFor([account.id, ...makersOf(market)], market));
+      await loadTiers([account.id, ...makersOf(market)]);
       await orderIds.reserve(1);
       await transferIds.reserve(engineOf(market).size + 16);
       return sequencer.submit((ws) => {
@@ -653,7 +662,8 @@ export function createOrdersService(deps: OrdersDeps) {
         if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
       }
       const engine = engineOf(market);
-      await balances.load(refsFor([account.id], market));
+      await balances.load(refsFor([account.id, ...makersOf(market)], market));
+      await loadTiers([account.id, ...makersOf(market)]);
       await transferIds.reserve(engine.size + 16);
       const now = clock.now();
       const nowNs = clock.nowNs();
