@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelOrderDocument, CreateOrderDocument, FillsDocument, GetOrderDocument, OrderBookDocument, OrderUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { CancelOrderDocument, CreateOrderDocument, FillsDocument, GetOrderDocument, OrderBookDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
 import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { trader } from '../helpers/trading.ts';
@@ -38,6 +38,28 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     const askId = ask.body.data!.createOrder.orderId;
     const book = await gql(server.url, OrderBookDocument, { symbol: 'ETH-USDC' });
     expect(book.body.data?.orderBook.asks).toEqual([{ price: '2500', qty: '3' }]);
+    const snapshotSequence = BigInt(book.body.data!.orderBook.sequence);
+
+    // A public subscriber (no credentials) follows the book from the snapshot on.
+    const market = wsClient(server.url);
+    const deltas: { sequence: string; asks: { price: string; qty: string }[] }[] = [];
+    const trades: { qty: string; takerSide: string }[] = [];
+    const bookDone = new Promise<void>((resolve) => {
+      market.subscribe({ query: OrderBookUpdatesDocument.toString(), variables: { symbol: 'ETH-USDC' } }, {
+        next: (r) => {
+          deltas.push((r.data as { orderBookUpdates: (typeof deltas)[number] }).orderBookUpdates);
+          if (deltas.length === 3) resolve();
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      });
+    });
+    market.subscribe({ query: PublicTradesDocument.toString(), variables: { symbol: 'ETH-USDC' } }, {
+      next: (r) => void trades.push((r.data as { publicTrades: (typeof trades)[number] }).publicTrades),
+      error: () => undefined,
+      complete: () => undefined,
+    });
+    await new Promise((r) => setTimeout(r, 300));
 
     for (const qty of ['1', '1']) {
       const bid = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: '2500' } } }, taker.auth);
@@ -47,6 +69,11 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
 
     await done;
     await client.dispose();
+    await bookDone;
+    await market.dispose();
+    expect(deltas.map((d) => BigInt(d.sequence))).toEqual([snapshotSequence + 1n, snapshotSequence + 2n, snapshotSequence + 3n]);
+    expect(deltas.map((d) => d.asks)).toEqual([[{ price: '2500', qty: '2' }], [{ price: '2500', qty: '1' }], [{ price: '2500', qty: '0' }]]);
+    expect(trades).toEqual([expect.objectContaining({ qty: '1', takerSide: 'BUY' }), expect.objectContaining({ qty: '1', takerSide: 'BUY' })]);
     const seen = updates.map((u) => u.data!.orderUpdates);
     expect(seen.map((o) => o.version)).toEqual([1, 2, 3, 4]);
     expect(seen.map((o) => o.status)).toEqual(['NEW', 'PARTIALLY_FILLED', 'PARTIALLY_FILLED', 'CANCELED']);

@@ -49,6 +49,23 @@ export interface OrderEventPayload {
   symbol: string;
 }
 
+/** Changed price levels of one symbol, absolute quantities (0 = level gone), in sequence. */
+export interface BookDeltaPayload {
+  symbol: string;
+  sequence: bigint;
+  bids: { price: bigint; qty: bigint }[];
+  asks: { price: bigint; qty: bigint }[];
+}
+
+export interface PublicTradePayload {
+  symbol: string;
+  matchId: bigint;
+  price: bigint;
+  qty: bigint;
+  takerSide: 'BUY' | 'SELL';
+  executedAt: Date;
+}
+
 export interface FillPayload {
   accountPublicId: string;
   trade: TradeRow;
@@ -92,6 +109,8 @@ export function createOrdersService(deps: OrdersDeps) {
   const orderIds = new IdBlocks(db, 'Order');
   const transferIds = new IdBlocks(db, 'LedgerTransfer');
   const engines = new Map<number, OrderBook>();
+  /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
+  const books = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
   const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
   /** Client order ids accepted but maybe not yet committed, per account. */
@@ -147,6 +166,12 @@ export function createOrdersService(deps: OrdersDeps) {
         open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
       }
       engines.set(market.symbolId, engine);
+      const depth = engine.depth();
+      books.set(market.symbolId, {
+        bids: new Map(depth.bids.map((l) => [l.price, l.qty])),
+        asks: new Map(depth.asks.map((l) => [l.price, l.qty])),
+        sequence: seq.lastBookSeq,
+      });
     }
   }
 
@@ -174,14 +199,32 @@ export function createOrdersService(deps: OrdersDeps) {
 
   /** Applies engine events to order rows, balances and the write set (inside a job). */
   function applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>) {
+    const book = books.get(market.symbolId) as { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
+    const changed = new Map<string, { side: 'BUY' | 'SELL'; price: bigint }>();
+    const level = (side: 'BUY' | 'SELL', price: bigint, delta: bigint) => {
+      const levels = side === 'BUY' ? book.bids : book.asks;
+      const qty = (levels.get(price) ?? 0n) + delta;
+      if (qty === 0n) levels.delete(price);
+      else levels.set(price, qty);
+      changed.set(`${side}:${price}`, { side, price });
+    };
     for (const e of events) {
       switch (e.type) {
-        case 'trade':
+        case 'trade': {
           settle(ws, market, e, nowNs, now);
           touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
+          level(e.takerSide === 'BUY' ? 'SELL' : 'BUY', e.price, -e.qty);
+          const trade: PublicTradePayload = { symbol: market.symbol, matchId: e.matchId, price: e.price, qty: e.qty, takerSide: e.takerSide, executedAt: now };
+          sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}trades:${market.symbol}`, trade as never));
+          break;
+        }
+        case 'modified':
+          if (e.priorityKept) level(e.side, e.price, e.qty - e.oldQty);
+          else level(e.side, e.oldPrice, -e.oldQty);
           break;
         case 'canceled':
         case 'decremented': {
+          if (e.wasResting) level(e.side, e.price, e.type === 'canceled' ? -e.remaining : -e.qty);
           const row = open.get(e.orderId as bigint);
           if (!row) break;
           if (e.type === 'decremented') {
@@ -198,6 +241,7 @@ export function createOrdersService(deps: OrdersDeps) {
           break;
         }
         case 'rested': {
+          level(e.side, e.price, e.qty);
           const row = open.get(e.orderId as bigint);
           if (row) {
             row.prioritySeq = e.prioritySeq;
@@ -221,8 +265,17 @@ export function createOrdersService(deps: OrdersDeps) {
       publishOrder(ws, row, market.symbol);
       if (!row.isOpen) open.delete(id);
     }
+    if (changed.size > 0) {
+      book.sequence += 1n;
+      const pick = (side: 'BUY' | 'SELL') =>
+        [...changed.values()]
+          .filter((c) => c.side === side)
+          .map((c) => ({ price: c.price, qty: (side === 'BUY' ? book.bids : book.asks).get(c.price) ?? 0n }));
+      const delta: BookDeltaPayload = { symbol: market.symbol, sequence: book.sequence, bids: pick('BUY'), asks: pick('SELL') };
+      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}book:${market.symbol}`, delta as never));
+    }
     const engine = engineOf(market);
-    ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n });
+    ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n, lastBookSeq: book.sequence });
   }
 
   /** What a BUY must reserve: the notional at its limit, plus the highest fee when paid in quote. */
@@ -875,7 +928,25 @@ export function createOrdersService(deps: OrdersDeps) {
 
     depth(symbol: string, levels: number) {
       const market = marketOf(symbol, 'symbol');
-      return { market, depth: engineOf(market).depth(levels) };
+      return { market, depth: engineOf(market).depth(levels), sequence: books.get(market.symbolId)?.sequence ?? 0n };
+    },
+
+    /** Public market streams: order-book deltas and trades of one symbol. */
+    subscribeMarket(symbol: string, stream: 'book' | 'trades') {
+      const market = marketOf(symbol, 'symbol');
+      return pubsub.subscribe(`${deps.topicPrefix}${stream}:${market.symbol}`);
+    },
+
+    /** The most recent public trades of a symbol, newest first. */
+    async recentTrades(symbol: string, limit: number) {
+      const market = marketOf(symbol, 'symbol');
+      const rows = await db.trade.findMany({
+        where: { symbolId: market.symbolId, isMaker: false },
+        orderBy: { matchId: 'desc' },
+        take: limit,
+        select: { matchId: true, price: true, qty: true, side: true, executedAt: true },
+      });
+      return { market, trades: rows.map((t) => ({ matchId: t.matchId, price: t.price, qty: t.qty, takerSide: t.side, executedAt: t.executedAt })) };
     },
 
     /** Expires resting GTD orders whose time has come (run on a timer). */

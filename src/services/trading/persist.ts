@@ -108,7 +108,7 @@ export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
     for (const [symbolId, seq] of ws.sequences) {
       await tx.marketSequence.update({
         where: { symbolId },
-        data: { lastMatchId: seq.lastMatchId, lastPrioritySeq: seq.lastPrioritySeq },
+        data: { lastMatchId: seq.lastMatchId, lastPrioritySeq: seq.lastPrioritySeq, lastBookSeq: seq.lastBookSeq },
       });
     }
     if (ws.clientOrderIds.length > 0) {

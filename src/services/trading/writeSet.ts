@@ -99,7 +99,7 @@ export class WriteSet {
   readonly trades: TradeRow[] = [];
   readonly transfers: TransferRow[] = [];
   readonly balances = new Map<string, BalanceDelta>();
-  readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint }>();
+  readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();
   readonly clientOrderIds: { accountId: bigint; clientOrderId: string; orderId: bigint; createdAt: Date; expiresAt: Date }[] = [];
 
   /** Records an order's latest state (inserted if new in this batch, else updated). */

@@ -1,6 +1,6 @@
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
-import type { CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload } from '../../../services/trading/orders.ts';
+import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/orders.ts';
 import { orderView, tradeView } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf } from '../connections.ts';
@@ -61,9 +61,10 @@ const BookLevel = builder.objectRef<{ price: string; qty: string; orders: number
   fields: (t) => ({ price: t.exposeString('price'), qty: t.exposeString('qty'), orders: t.exposeInt('orders') }),
 });
 
-const OrderBook = builder.objectRef<{ symbol: string; bids: { price: string; qty: string; orders: number }[]; asks: { price: string; qty: string; orders: number }[] }>('OrderBook').implement({
+const OrderBook = builder.objectRef<{ symbol: string; sequence: bigint; bids: { price: string; qty: string; orders: number }[]; asks: { price: string; qty: string; orders: number }[] }>('OrderBook').implement({
   fields: (t) => ({
     symbol: t.exposeString('symbol'),
+    sequence: t.field({ type: 'Int64', description: 'Apply orderBookUpdates with a higher sequence on top of this snapshot', resolve: (b) => b.sequence }),
     bids: t.field({ type: [BookLevel], resolve: (b) => b.bids }),
     asks: t.field({ type: [BookLevel], resolve: (b) => b.asks }),
   }),
@@ -130,9 +131,9 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
-      const { market, depth } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
+      const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, market.baseQuantityScale), orders: l.orders });
-      return { symbol: market.symbol, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+      return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
   }),
 }));
@@ -170,7 +171,54 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+const LevelChange = builder.objectRef<{ price: string; qty: string }>('BookLevelChange').implement({
+  description: 'A price level’s new total quantity; "0" means the level is gone',
+  fields: (t) => ({ price: t.exposeString('price'), qty: t.exposeString('qty') }),
+});
+
+const BookDelta = builder.objectRef<{ symbol: string; sequence: bigint; bids: { price: string; qty: string }[]; asks: { price: string; qty: string }[] }>('OrderBookDelta').implement({
+  fields: (t) => ({
+    symbol: t.exposeString('symbol'),
+    sequence: t.field({ type: 'Int64', description: 'Consecutive per symbol: a gap means a missed delta, so fetch a new snapshot', resolve: (d) => d.sequence }),
+    bids: t.field({ type: [LevelChange], resolve: (d) => d.bids }),
+    asks: t.field({ type: [LevelChange], resolve: (d) => d.asks }),
+  }),
+});
+
+const PublicTrade = builder.objectRef<{ matchId: bigint; price: string; qty: string; takerSide: string; executedAt: string }>('PublicTrade').implement({
+  fields: (t) => ({
+    matchId: t.field({ type: 'Int64', resolve: (p) => p.matchId }),
+    price: t.exposeString('price'),
+    qty: t.exposeString('qty'),
+    takerSide: t.exposeString('takerSide'),
+    executedAt: t.exposeString('executedAt'),
+  }),
+});
+
 builder.subscriptionFields((t) => ({
+  orderBookUpdates: t.field({
+    type: BookDelta,
+    description: 'Public: changed price levels of a symbol after each durable batch, with sequence numbers',
+    args: { symbol: t.arg.string({ required: true }) },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'book'),
+    resolve: (payload, _args, ctx) => {
+      const p = payload as unknown as BookDeltaPayload;
+      const scale = (ctx.services.markets.market(p.symbol) as Market).baseQuantityScale;
+      const view = (l: { price: bigint; qty: bigint }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, scale) });
+      return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
+    },
+  }),
+  publicTrades: t.field({
+    type: PublicTrade,
+    description: 'Public: every trade of a symbol after it is durable',
+    args: { symbol: t.arg.string({ required: true }) },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'trades'),
+    resolve: (payload, _args, ctx) => {
+      const p = payload as unknown as PublicTradePayload;
+      const scale = (ctx.services.markets.market(p.symbol) as Market).baseQuantityScale;
+      return { matchId: p.matchId, price: formatScaled(p.price, 9), qty: formatScaled(p.qty, scale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
+    },
+  }),
   orderUpdates: t.field({
     type: Order,
     description: 'Every state change of the caller’s orders, after it is durable, each with its version',

@@ -285,9 +285,30 @@ export function tradingRoutes(s: Services) {
       auth: 'public',
       query: z.strictObject({ symbol: z.string().max(32), depth: queryInt(1, 500).optional() }),
       handler: async ({ query }) => {
-        const { market: m, depth } = s.orders.depth(query.symbol, query.depth ?? 50);
+        const { market: m, depth, sequence } = s.orders.depth(query.symbol, query.depth ?? 50);
         const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, m.baseQuantityScale), orders: l.orders });
-        return { symbol: m.symbol, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+        return { symbol: m.symbol, sequence: sequence.toString(), bids: depth.bids.map(level), asks: depth.asks.map(level) };
+      },
+    }),
+    defineRoute({
+      operationId: 'getPublicTrades',
+      method: 'GET',
+      url: '/v1/spot/public-trades',
+      summary: 'Recent trades of a symbol, newest first (public)',
+      auth: 'public',
+      query: z.strictObject({ symbol: z.string().max(32), limit: queryInt(1, 500).optional() }),
+      handler: async ({ query }) => {
+        const { market: m, trades } = await s.orders.recentTrades(query.symbol, query.limit ?? 100);
+        return {
+          symbol: m.symbol,
+          trades: trades.map((t) => ({
+            matchId: t.matchId.toString(),
+            price: formatScaled(t.price, 9),
+            qty: formatScaled(t.qty, m.baseQuantityScale),
+            takerSide: t.takerSide,
+            executedAt: toRfc3339(t.executedAt),
+          })),
+        };
       },
     }),
   ];
