@@ -1,0 +1,578 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createPrivateKey, randomBytes, sign as ed25519Sign, type KeyObject } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { api, liftLimits, newKeyPair, onboard, signHeaders, type ClientKey, type SignedIn } from '../test/helpers/auth.ts';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
+import { TEST_OPERATOR_TOKEN, dropSchema, startTestApp, uniqueName } from '../test/helpers/infra.ts';
+import { credit } from '../test/helpers/trading.ts';
+
+/**
+ * Issue 5 (b): POST /v1/orders end to end over HTTP, with Ed25519-signed requests, at fixed
+ * offered rates (open loop), against GET /healthz of the same server at the same rates, on
+ * the machine's PostgreSQL and Redis.
+ *
+ * The server runs as a child process (`node --import tsx src/main.ts`, as `npm start` does)
+ * on a schema and key prefix of its own, dropped at the end; BENCH_IN_PROCESS=1 runs it in
+ * this process instead (startTestApp), where server and load generator share one event loop.
+ *
+ * Load: two accounts, one sending BUYs and one SELLs, alternating, limit GTC on BTC-USDC at
+ * 30000 ± 0..2 ticks of 0.01, 0.001..0.003 BTC, each with its own clientOrderId (which makes
+ * every body, so every signature, unique for the replay guard). A BUY is priced at or above
+ * 30000 and a SELL at or below it, so any resting order is crossed by the next opposite one:
+ * about half the orders rest and half trade against them, and the book stays a few orders
+ * deep. Every request is signed before its stage starts, with its scheduled send time as
+ * X-API-TIMESTAMP, so signing costs the generator nothing while it measures.
+ *
+ * Latency is measured open loop, from each request's scheduled send time to the end of its
+ * response, so a server (or generator) falling behind shows up as latency rather than as a
+ * lower offered rate (no coordinated omission).
+ *
+ * Knobs: BENCH_RATES (comma-separated req/s), BENCH_STAGE_SECONDS, BENCH_IN_PROCESS=1,
+ * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ */
+
+const RATES = (process.env.BENCH_RATES ?? '100,1000,2500,5000').split(',').map(Number);
+const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 4);
+/** After the last scheduled send, how long outstanding responses are awaited. */
+const DRAIN_MS = 8_000;
+const CONNECTIONS = 64;
+/**
+ * Requests in flight (sent or queued in the client pool) beyond which a scheduled request is
+ * not sent but counted as shed: a saturated server then costs a bounded drain, not minutes.
+ */
+const MAX_IN_FLIGHT = 256;
+const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
+const SYMBOL = 'BTC-USDC';
+const HUGE = '10000000';
+
+interface Prepared {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface StageResult {
+  label: string;
+  offered: number;
+  sent: number;
+  ok: number;
+  statuses: Map<string, number>;
+  /** Successful responses per second, over the span from the first scheduled send to the last response. */
+  achieved: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** Worst delay of an actual send behind its schedule: large means the generator could not keep up. */
+  maxSendLagMs: number;
+  /** The generator's own event-loop delay, p99: large means its numbers include its own stalls. */
+  loopDelayP99Ms: number;
+  cpu: CpuShare;
+}
+
+interface CpuShare {
+  server: number;
+  generator: number;
+  postgres: number;
+  redis: number;
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  schema: string;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Server under test
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${stderr()}`);
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become ready within 60 s:\n${stderr()}`);
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function startChildServer(): Promise<Server> {
+  const schema = uniqueName('bench');
+  const keyPrefix = `${schema}:`;
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '..');
+  let err = '';
+  const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: keyPrefix,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      PAGE_TOKEN_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      // The helpers give each signed-in wallet its own X-Forwarded-For address.
+      TRUST_PROXY: 'true',
+    },
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString()).slice(-20_000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const cleanup = async () => {
+    await dropSchema(schema).catch(() => undefined);
+    await deleteKeys(keyPrefix).catch(() => undefined);
+  };
+  try {
+    await waitReady(url, child, () => err);
+  } catch (e) {
+    child.kill('SIGKILL');
+    await cleanup();
+    throw e;
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    schema,
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await cleanup();
+      if (err.trim()) console.log(`server stderr (last lines):\n${err.split('\n').slice(-20).join('\n')}`);
+    },
+  };
+}
+
+async function startServer(): Promise<Server> {
+  if (!IN_PROCESS) return startChildServer();
+  const app = await startTestApp({ env: { LOG_LEVEL: 'warn' } });
+  return { url: app.url, pid: process.pid, schema: (app.database as unknown as { schema: string }).schema, close: () => app.close() };
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU accounting from /proc (Linux): shares of one core, per process group of interest
+
+const CLK_TCK = 100;
+
+async function ticksOf(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Ticks of every process with one of `names`, by pid (processes come and go during a stage). */
+async function ticksByName(names: string[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  let entries: string[] = [];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const comm = await readFile(`/proc/${e}/comm`, 'utf8').catch(() => '');
+    if (names.includes(comm.trim())) out.set(Number(e), await ticksOf(Number(e)));
+  }
+  return out;
+}
+
+async function cpuSnapshot(serverPid: number) {
+  return {
+    at: performance.now(),
+    server: await ticksOf(serverPid),
+    generator: await ticksOf(process.pid),
+    postgres: await ticksByName(['postgres']),
+    redis: await ticksByName(['redis-server']),
+  };
+}
+
+/** CPU used between two snapshots by processes alive at the second (one that exited in between is not counted). */
+function groupDelta(a: Map<number, number>, b: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ticks] of b) total += Math.max(0, ticks - (a.get(pid) ?? 0));
+  return total;
+}
+
+function cpuShare(a: Awaited<ReturnType<typeof cpuSnapshot>>, b: Awaited<ReturnType<typeof cpuSnapshot>>): CpuShare {
+  const seconds = (b.at - a.at) / 1000;
+  const share = (x: number, y: number) => (y - x) / CLK_TCK / seconds;
+  return {
+    server: share(a.server, b.server),
+    generator: IN_PROCESS ? 0 : share(a.generator, b.generator),
+    postgres: share(0, groupDelta(a.postgres, b.postgres)),
+    redis: share(0, groupDelta(a.redis, b.redis)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Signing: node:crypto (the server verifies with it too); checked against the test helper
+
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+function signerFor(key: ClientKey): (method: string, pathWithQuery: string, body: string, timestamp: string) => Record<string, string> {
+  const secret: KeyObject = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, key.secretKey]), format: 'der', type: 'pkcs8' });
+  return (method, pathWithQuery, body, timestamp) => ({
+    'x-api-key-id': key.keyId,
+    'x-api-timestamp': timestamp,
+    'x-api-signature': ed25519Sign(null, Buffer.from(`${timestamp}\n${method}\n${pathWithQuery}\n${body}`, 'utf8'), secret).toString('base64'),
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Accounts
+
+interface Trader {
+  who: SignedIn;
+  key: ClientKey;
+  sign: ReturnType<typeof signerFor>;
+}
+
+async function override(url: string, pool: string, target: { accountId: string } | { apiKeyId: string }) {
+  const r = await api(url, 'PUT', '/operator/v1/rate-limit-overrides', { pool, ...target, quotaWeight: HUGE, periodMs: '1000', burstWeight: HUGE }, {
+    authorization: `Bearer ${TEST_OPERATOR_TOKEN}`,
+  });
+  if (r.status !== 200) throw new Error(`override ${pool}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+async function makeTrader(url: string, funds: Record<string, string>): Promise<Trader> {
+  const who = await onboard(url);
+  await liftLimits(url, who.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL', 'ACCOUNT_SECURITY', 'ACCOUNT_ADMIN']);
+  for (const pool of ['TRADING_PLACE', 'TRADING_CANCEL']) await override(url, pool, { accountId: who.rootAccountId });
+  for (const [asset, amount] of Object.entries(funds)) await credit(url, who.rootAccountId, asset, amount);
+  const policy = await api(url, 'POST', '/v1/auth/api-policies', { name: 'bench-trade', permissions: ['TRADE', 'READ'] }, who.auth);
+  if (policy.status !== 200) throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
+  const pair = newKeyPair();
+  const created = await api(
+    url,
+    'POST',
+    '/v1/auth/api-keys',
+    { label: 'bench', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.policy.policyId },
+    who.auth,
+  );
+  if (created.status !== 200) throw new Error(`api key: ${created.status} ${JSON.stringify(created.body)}`);
+  const key: ClientKey = { keyId: created.body.apiKey.keyId, ...pair };
+  // The API_KEY scope is charged besides the account's: lift it too.
+  for (const pool of ['TRADING_PLACE', 'TRADING_CANCEL']) await override(url, pool, { apiKeyId: key.keyId });
+  const sign = signerFor(key);
+  // Ed25519 is deterministic: the fast signer must produce exactly what the helper does.
+  const ts = String(Date.now());
+  const mine = sign('POST', '/v1/orders', '{"x":1}', ts);
+  const helper = signHeaders(key, 'POST', '/v1/orders', '{"x":1}', { timestamp: ts });
+  if (mine['x-api-signature'] !== helper['x-api-signature']) throw new Error('node:crypto signature differs from the helper’s');
+  return { who, key, sign };
+}
+
+// ---------------------------------------------------------------------------------------
+// Workload
+
+/** mulberry32: a small seeded generator, so every run offers the same orders. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MID_CENTS = 3_000_000;
+const price = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** Orders for a stage at `rate`, each timestamped with (about) the time it is scheduled to go. */
+function orderRequests(buyer: Trader, seller: Trader, n: number, rate: number, tag: string, seed: number): Prepared[] {
+  const random = seeded(seed);
+  const t0 = Date.now();
+  const out: Prepared[] = [];
+  for (let i = 0; i < n; i++) {
+    const buy = i % 2 === 0;
+    const ticks = Math.floor(random() * 3);
+    const qty = `0.00${1 + Math.floor(random() * 3)}`;
+    const body = JSON.stringify({
+      order: {
+        symbol: SYMBOL,
+        side: buy ? 'BUY' : 'SELL',
+        baseQty: qty,
+        clientOrderId: `${tag}-${i}`,
+        limitGtc: { price: price(buy ? MID_CENTS + ticks : MID_CENTS - ticks) },
+      },
+    });
+    const t = buy ? buyer : seller;
+    const timestamp = String(t0 + Math.floor((i * 1000) / rate));
+    out.push({ method: 'POST', path: '/v1/orders', body, headers: { 'content-type': 'application/json', ...t.sign('POST', '/v1/orders', body, timestamp) } });
+  }
+  return out;
+}
+
+function healthRequests(n: number): Prepared[] {
+  return Array.from({ length: n }, () => ({ method: 'GET' as const, path: '/healthz', headers: {} }));
+}
+
+async function cancelAll(url: string, t: Trader): Promise<number> {
+  const body = JSON.stringify({ symbol: SYMBOL });
+  const r = await fetch(`${url}/v1/orders/cancel-all`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...t.sign('POST', '/v1/orders/cancel-all', body, String(Date.now())) },
+    body,
+  });
+  const out = (await r.json()) as { canceledCount?: number };
+  if (r.status !== 200) throw new Error(`cancel-all: ${r.status} ${JSON.stringify(out)}`);
+  return out.canceledCount ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Open-loop load generator
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: number, serverPid: number): Promise<StageResult> {
+  const latencies: number[] = [];
+  const statuses = new Map<string, number>();
+  const count = (k: string) => statuses.set(k, (statuses.get(k) ?? 0) + 1);
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
+  const interval = 1000 / rate;
+  let maxSendLagMs = 0;
+  let outstanding = 0;
+  let sent = 0;
+  let lastDone = 0;
+  let ok = 0;
+  const before = await cpuSnapshot(serverPid);
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const start = performance.now() + 5;
+
+  const fire = (r: Prepared, scheduled: number) => {
+    if (outstanding >= MAX_IN_FLIGHT) {
+      count(`shed (${MAX_IN_FLIGHT} in flight)`);
+      return;
+    }
+    outstanding++;
+    sent++;
+    maxSendLagMs = Math.max(maxSendLagMs, performance.now() - scheduled);
+    pool
+      .request({ method: r.method, path: r.path, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}), signal: abort.signal })
+      .then(async (res) => {
+        const text = await res.body.text();
+        const done = performance.now();
+        lastDone = Math.max(lastDone, done);
+        if (res.statusCode === 200) {
+          ok++;
+          latencies.push(done - scheduled);
+          count('200');
+        } else {
+          let code = '';
+          try {
+            code = String((JSON.parse(text) as { code?: string }).code ?? '');
+          } catch {
+            // not a problem body
+          }
+          count(`${res.statusCode}${code ? ` ${code}` : ''}`);
+        }
+      })
+      .catch((err: unknown) => {
+        count(abort.signal.aborted ? `no answer within ${DRAIN_MS / 1000} s` : `error ${(err as { code?: string }).code ?? String(err)}`);
+      })
+      .finally(() => {
+        outstanding--;
+      });
+  };
+
+  await new Promise<void>((resolve) => {
+    let next = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (next < requests.length && start + next * interval <= now) {
+        fire(requests[next] as Prepared, start + next * interval);
+        next++;
+      }
+      if (next < requests.length) setTimeout(tick, Math.max(0, Math.min(1, start + next * interval - performance.now())));
+      else resolve();
+    };
+    setTimeout(tick, Math.max(0, start - performance.now()));
+  });
+  const sendEnd = performance.now();
+  while (outstanding > 0 && performance.now() - sendEnd < DRAIN_MS) await new Promise((r) => setTimeout(r, 5));
+  if (outstanding > 0) {
+    abort.abort();
+    while (outstanding > 0) await new Promise((r) => setTimeout(r, 5));
+  }
+  loop.disable();
+  const after = await cpuSnapshot(serverPid);
+  latencies.sort((a, b) => a - b);
+  const span = (lastDone - start) / 1000;
+  return {
+    label,
+    offered: rate,
+    sent,
+    ok,
+    statuses,
+    achieved: span > 0 ? ok / span : 0,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? NaN,
+    maxSendLagMs,
+    loopDelayP99Ms: loop.percentile(99) / 1e6,
+    cpu: cpuShare(before, after),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** What the run left in the database: orders, fills, and whether every asset's balances still sum to zero. */
+async function databaseFacts(schema: string): Promise<string> {
+  const client = new pg.Client(TEST_DATABASE_URL);
+  await client.connect();
+  try {
+    const q = async (sql: string) => (await client.query(sql)).rows as Record<string, string>[];
+    const [orders] = await q(`SELECT count(*) AS n FROM "${schema}"."Order"`);
+    const [trades] = await q(`SELECT count(DISTINCT "matchId") AS n FROM "${schema}"."Trade"`);
+    const sums = await q(`SELECT "assetId" AS a, sum(available + held)::text AS s FROM "${schema}"."Balance" GROUP BY "assetId"`);
+    const unbalanced = sums.filter((r) => Number(r.s) !== 0);
+    return `${orders?.n} orders and ${trades?.n} matches committed over the run; balances per asset sum to zero: ${unbalanced.length === 0 ? 'yes' : `NO (${JSON.stringify(unbalanced)})`}.`;
+  } finally {
+    await client.end();
+  }
+}
+
+async function postgresFacts(): Promise<string> {
+  const client = new pg.Client(TEST_DATABASE_URL);
+  await client.connect();
+  try {
+    const r = await client.query<{ v: string; f: string; s: string }>(
+      "SELECT current_setting('server_version') AS v, current_setting('fsync') AS f, current_setting('synchronous_commit') AS s",
+    );
+    const facts = r.rows[0] as { v: string; f: string; s: string };
+    return `PostgreSQL ${facts.v} (fsync=${facts.f}, synchronous_commit=${facts.s})`;
+  } finally {
+    await client.end();
+  }
+}
+
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+function row(r: StageResult): string {
+  const errors = [...r.statuses.entries()].filter(([k]) => k !== '200').map(([k, v]) => `${v} × ${k}`).join(', ') || '0';
+  return `| ${r.label} | ${r.offered.toLocaleString('en-US')} | ${r.sent.toLocaleString('en-US')} | ${Math.round(r.achieved).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.maxSendLagMs)} / ${ms(r.loopDelayP99Ms)} | ${errors} | ${pct(r.cpu.server)} / ${IN_PROCESS ? '(same)' : pct(r.cpu.generator)} / ${pct(r.cpu.postgres)} / ${pct(r.cpu.redis)} |`;
+}
+
+export async function run(): Promise<string> {
+  const facts = await postgresFacts();
+  const server = await startServer();
+  const pool = new Pool(server.url, { connections: CONNECTIONS, pipelining: 1, keepAliveTimeout: 60_000 });
+  const results: StageResult[] = [];
+  const canceled: number[] = [];
+  let ledger = '';
+  try {
+    const buyer = await makeTrader(server.url, { USDC: '1000000000' });
+    const seller = await makeTrader(server.url, { BTC: '100000' });
+
+    // Warm-up (not reported): JIT, connection pools, balance and key caches.
+    await openLoop(pool, 'warm-up', healthRequests(300), 300, server.pid);
+    const warm = await openLoop(pool, 'warm-up', orderRequests(buyer, seller, 300, 150, 'w', 1), 150, server.pid);
+    if (warm.ok === 0) throw new Error(`no order was accepted during warm-up: ${JSON.stringify([...warm.statuses])}`);
+    await cancelAll(server.url, buyer);
+    await cancelAll(server.url, seller);
+
+    for (const [i, rate] of RATES.entries()) {
+      const n = Math.round(rate * STAGE_SECONDS);
+      results.push(await openLoop(pool, 'GET /healthz', healthRequests(n), rate, server.pid));
+      await new Promise((r) => setTimeout(r, 250));
+      const orders = orderRequests(buyer, seller, n, rate, `s${i}`, 100 + i);
+      results.push(await openLoop(pool, 'POST /v1/orders', orders, rate, server.pid));
+      canceled.push((await cancelAll(server.url, buyer)) + (await cancelAll(server.url, seller)));
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    ledger = await databaseFacts(server.schema).catch((err: unknown) => `database check failed: ${String(err)}`);
+  } finally {
+    await pool.close().catch(() => undefined);
+    await server.close();
+  }
+
+  const sustained = (label: string) => {
+    const full = results.filter((r) => r.label === label && r.ok === Math.round(r.offered * STAGE_SECONDS)).sort((a, b) => b.offered - a.offered)[0];
+    return full ? `${full.offered.toLocaleString('en-US')}/s (p50 ${ms(full.p50)} ms, p99 ${ms(full.p99)} ms)` : 'none of the offered rates';
+  };
+  const cpus = os.cpus();
+  return [
+    '### POST /v1/orders over HTTP, signed, against GET /healthz (open loop, PostgreSQL)',
+    '',
+    `- machine: ${cpus.length} x ${cpus[0]?.model ?? 'unknown'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; ${facts}, Redis and the load generator all on the same machine`,
+    IN_PROCESS
+      ? '- server: in the load generator\'s process (BENCH_IN_PROCESS=1): both share one event loop'
+      : '- server: a child process, `node --import tsx src/main.ts` (NODE_ENV=production, LOG_LEVEL=warn), on its own schema and Redis key prefix; the load generator (undici Pool, ' +
+        `${CONNECTIONS} keep-alive connections) is a second Node process on the same 2 cores`,
+    `- workload: ${STAGE_SECONDS} s per stage; orders alternate BUY (account A) and SELL (account B), limit GTC BTC-USDC at 30000 ± 0..2 ticks, 0.001–0.003 BTC, unique clientOrderId, each crossing whatever rests on the other side (about half rest, half trade); every request signed with Ed25519 (node:crypto, before the stage, timestamped with its scheduled send time)`,
+    `- a scheduled request is shed (not sent, counted) while ${MAX_IN_FLIGHT} are in flight; responses still missing ${DRAIN_MS / 1000} s after the last send are abandoned`,
+    '- latency: from the scheduled send time to the end of the response (open loop, no coordinated omission), successful responses only; achieved = successful responses per second',
+    '- CPU: share of one core during the stage (200% = both cores), from /proc; postgres and redis count every such process on the machine',
+    '',
+    '| case | offered req/s | sent | achieved ok/s | p50 ms | p90 ms | p99 ms | max ms | generator: max send lag / loop delay p99, ms | errors | CPU server / generator / postgres / redis |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...results.map(row),
+    '',
+    `Highest offered rate answered in full (every request 200, none shed): ${sustained('POST /v1/orders')}; GET /healthz: ${sustained('GET /healthz')}.`,
+    `Orders left resting after each order stage (canceled before the next): ${canceled.join(', ')}. ${ledger}`,
+    'Aim of issue 5: at least 5,000 orders/s with p99 under 20 ms on two cores with PostgreSQL.',
+  ].join('\n');
+}
