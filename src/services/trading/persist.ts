@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/database.ts';
-import type { OrderRow, WriteSet } from './writeSet.ts';
+import type { LegRow, OrderRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
 
 const s = (v: bigint | number | null | undefined) => (v === null || v === undefined ? null : v.toString());
 
@@ -33,20 +33,63 @@ SELECT a, c, o, ca, ea FROM unnest($1::text[]::bigint[], $2::text[], $3::text[]:
 ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
   "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`;
 
+type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
+type Value = bigint | number | string | boolean | Date | null | undefined;
+
+/**
+ * A multi-row INSERT from one array per column (`unnest`): one statement and a handful
+ * of parameters whatever the row count. Prisma's createMany renders every row and value
+ * and costs about a millisecond of CPU per row here, which bounded order entry.
+ */
+async function insertRows<R>(tx: Tx, table: string, columns: [keyof R & string, SqlType][], rows: R[]): Promise<void> {
+  if (rows.length === 0) return;
+  const names = columns.map(([c]) => `"${c}"`).join(', ');
+  const casts = columns.map(([, t], i) => (t === 'boolean' ? `$${i + 1}::boolean[]` : t === 'text' ? `$${i + 1}::text[]` : `$${i + 1}::text[]::${t}[]`)).join(', ');
+  const params = columns.map(([c, t]) =>
+    rows.map((r) => {
+      const v = r[c] as Value;
+      if (v === null || v === undefined) return null;
+      if (t === 'boolean') return v;
+      return v instanceof Date ? v.toISOString() : String(v);
+    }),
+  );
+  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${casts})`, ...params);
+}
+
+type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+const ORDER_COLUMNS: [keyof OrderRow & string, SqlType][] = [
+  ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['symbolId', 'int'], ['clientOrderId', 'text'],
+  ['side', '"Side"'], ['orderType', '"OrderType"'], ['tif', '"TimeInForce"'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'],
+  ['closeReason', '"OrderCloseReason"'], ['price', 'bigint'], ['origQty', 'bigint'], ['cumQty', 'bigint'], ['leavesQty', 'bigint'],
+  ['inheritedCumQty', 'bigint'], ['cumNotionalQ9', 'numeric'], ['feeAsset', '"FeeAsset"'], ['postOnly', 'boolean'], ['stpMode', '"StpMode"'],
+  ['expireAt', 'timestamptz'], ['expireAtTsNs', 'bigint'], ['createdAt', 'timestamptz'], ['acceptedAtTsNs', 'bigint'], ['terminalAt', 'timestamptz'],
+  ['lineageId', 'text'], ['generation', 'int'], ['replacesOrderId', 'bigint'], ['marketClientRefPrice', 'bigint'], ['marketMaxSlippageBps', 'int'],
+  ['marketMaxSlippageTicks', 'int'], ['submittedMaxQuoteDebit', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['prioritySeq', 'bigint'],
+];
+
+const TRANSFER_COLUMNS: [keyof TransferRow & string, SqlType][] = [
+  ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'],
+];
+
+type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null };
+const LEG_COLUMNS: [keyof LegInsert & string, SqlType][] = [
+  ['transferId', 'bigint'], ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'],
+  ['isDebit', 'boolean'], ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'],
+  ['matchId', 'bigint'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'], ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
+];
+
+const TRADE_COLUMNS: [keyof TradeRow & string, SqlType][] = [
+  ['symbolId', 'int'], ['matchId', 'bigint'], ['orderId', 'bigint'], ['accountId', 'bigint'], ['lineageId', 'text'], ['generation', 'int'],
+  ['side', '"Side"'], ['price', 'bigint'], ['qty', 'bigint'], ['isMaker', 'boolean'], ['fee', 'numeric'], ['feeAsset', '"FeeAsset"'],
+  ['feeIsRebate', 'boolean'], ['executedAt', 'timestamptz'], ['executedAtTsNs', 'bigint'], ['transferId', 'bigint'],
+];
+
 /** Writes one batch in one transaction: all of it becomes durable, or none of it. */
 export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
   if (ws.isEmpty) return;
   await db.$transaction(async (tx) => {
-    if (ws.newOrders.size > 0) {
-      await tx.order.createMany({
-        // Rows in memory carry extra fields (the owner's public id): keep only the columns.
-        data: [...ws.newOrders.values()].map(({ accountPublicId: _owner, ...o }: OrderRow & { accountPublicId?: string }) => ({
-          ...o,
-          cumNotionalQ9: o.cumNotionalQ9.toString(),
-          heldE18: o.heldE18.toString(),
-        })),
-      });
-    }
+    await insertRows(tx, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]);
     if (ws.changedOrders.size > 0) {
       const rows = [...ws.changedOrders.values()];
       await tx.$executeRawUnsafe(
@@ -66,34 +109,14 @@ export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
         rows.map((o) => s(o.prioritySeq)),
       );
     }
-    if (ws.transfers.length > 0) {
-      await tx.ledgerTransfer.createMany({
-        data: ws.transfers.map((t) => ({
-          id: t.id,
-          transferCode: t.transferCode,
-          timestampUs: t.timestampUs,
-          symbolId: t.symbolId,
-          matchId: t.matchId,
-          memo: t.memo,
-        })),
-      });
-      await tx.ledgerTransferLeg.createMany({
-        data: ws.transfers.flatMap((t) =>
-          t.legs.map((l) => ({
-            ...l,
-            amount: l.amount.toString(),
-            balanceAfter: l.balanceAfter.toString(),
-            transferId: t.id,
-            timestampUs: t.timestampUs,
-            symbolId: t.symbolId,
-            matchId: t.matchId,
-          })),
-        ),
-      });
-    }
-    if (ws.trades.length > 0) {
-      await tx.trade.createMany({ data: ws.trades.map((t) => ({ ...t, fee: t.fee.toString() })) });
-    }
+    await insertRows(tx, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers);
+    await insertRows(
+      tx,
+      'LedgerTransferLeg',
+      LEG_COLUMNS,
+      ws.transfers.flatMap((t) => t.legs.map((l) => ({ ...l, transferId: t.id, timestampUs: t.timestampUs, symbolId: t.symbolId, matchId: t.matchId }))),
+    );
+    await insertRows(tx, 'Trade', TRADE_COLUMNS, ws.trades);
     if (ws.balances.size > 0) {
       const deltas = [...ws.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
       await tx.$executeRawUnsafe(
