@@ -132,6 +132,7 @@ export function createOrdersService(deps: OrdersDeps) {
   async function rebuild(): Promise<void> {
     engines.clear();
     open.clear();
+    retainedClientIds.clear();
     for (const market of markets.markets) {
       const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
       const engine = new OrderBook({
@@ -161,6 +162,11 @@ export function createOrdersService(deps: OrdersDeps) {
           ...(r.expireAtTsNs !== null ? { expireAtNs: r.expireAtTsNs } : {}),
         })),
       );
+      // Every account with a resting order may be charged as a maker: its balances and tier
+      // must be in memory before any job matches against it.
+      const makers = [...new Set(rows.map((r) => r.accountId))];
+      await balances.load(refsFor(makers, market));
+      await loadTiers(makers);
       for (const r of rows) {
         const { account, ...row } = r;
         open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
@@ -489,18 +495,27 @@ export function createOrdersService(deps: OrdersDeps) {
     lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; replacesOrderId: bigint };
   }
 
-  function makersOf(market: Market): Set<bigint> {
-    const out = new Set<bigint>();
-    for (const o of open.values()) if (o.symbolId === market.symbolId) out.add(o.accountId);
-    return out;
-  }
+  /**
+   * Retained client order ids, per account: read from the database once, then kept here
+   * (this process is the only writer), so an order with a clientOrderId costs no extra read.
+   */
+  const retainedClientIds = new Map<bigint, Promise<Map<string, number>>>();
 
   async function checkClientOrderId(account: AccountRef, clientOrderId: string | undefined, now: Date) {
     if (clientOrderId === undefined) return;
-    const existing = await db.clientOrderIdReservation.findUnique({
-      where: { accountId_clientOrderId: { accountId: account.id, clientOrderId } },
-    });
-    if (existing && (existing.expiresAt === null || existing.expiresAt > now)) throw duplicateClientOrderId();
+    let retained = retainedClientIds.get(account.id);
+    if (!retained) {
+      retained = db.clientOrderIdReservation
+        .findMany({ where: { accountId: account.id, expiresAt: { gt: now } }, select: { clientOrderId: true, expiresAt: true } })
+        .then((rows) => new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])));
+      retainedClientIds.set(account.id, retained);
+    }
+    const until = (await retained).get(clientOrderId);
+    if (until !== undefined && until > now.getTime()) throw duplicateClientOrderId();
+  }
+
+  function retainClientOrderId(accountId: bigint, clientOrderId: string, until: Date) {
+    void retainedClientIds.get(accountId)?.then((m) => m.set(clientOrderId, until.getTime()));
   }
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
@@ -590,7 +605,9 @@ export function createOrdersService(deps: OrdersDeps) {
     if (clientOrderId !== undefined && pendingKey) {
       pendingClientIds.add(pendingKey);
       sequencer.onCommit(() => pendingClientIds.delete(pendingKey));
-      ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt: new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS) });
+      const expiresAt = new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS);
+      ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt });
+      sequencer.onCommit(() => retainClientOrderId(account.id, clientOrderId, expiresAt));
     }
     return {
       orderId: publicId,
@@ -633,8 +650,8 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
       await checkClientOrderId(account, input.order.clientOrderId, now);
-      await balances.load(refsFor([account.id, ...makersOf(market)], market));
-      await loadTiers([account.id, ...makersOf(market)]);
+      await balances.load(refsFor([account.id], market));
+      await loadTiers([account.id]);
       await orderIds.reserve(1);
       await transferIds.reserve(engine.size + 16);
       return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
@@ -658,8 +675,8 @@ export function createOrdersService(deps: OrdersDeps) {
       const v = validateCreate({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
       await checkClientOrderId(account, input.order.clientOrderId, now);
-      await balances.load(refsFor([account.id, ...makersOf(market)], market));
-      await loadTiers([account.id, ...makersOf(market)]);
+      await balances.load(refsFor([account.id], market));
+      await loadTiers([account.id]);
       await orderIds.reserve(1);
       await transferIds.reserve(engineOf(market).size + 16);
       return sequencer.submit((ws) => {
@@ -715,8 +732,8 @@ export function createOrdersService(deps: OrdersDeps) {
         if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
       }
       const engine = engineOf(market);
-      await balances.load(refsFor([account.id, ...makersOf(market)], market));
-      await loadTiers([account.id, ...makersOf(market)]);
+      await balances.load(refsFor([account.id], market));
+      await loadTiers([account.id]);
       await transferIds.reserve(engine.size + 16);
       const now = clock.now();
       const nowNs = clock.nowNs();
