@@ -62,11 +62,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const skewMs = options.skewMs ?? 30_000;
   const keyCacheMs = options.keyCacheMs ?? 1_000;
   const keys = new Map<string, CachedKey>();
+  const loading = new Map<string, Promise<CachedKey | undefined>>();
 
-  async function loadKey(keyId: string): Promise<CachedKey | undefined> {
-    const now = Date.now();
+  /** Concurrent misses for one key share a single read. */
+  function loadKey(keyId: string): Promise<CachedKey | undefined> {
     const cached = keys.get(keyId);
-    if (cached && now - cached.loadedAt < keyCacheMs) return cached;
+    if (cached && Date.now() - cached.loadedAt < keyCacheMs) return Promise.resolve(cached);
+    let p = loading.get(keyId);
+    if (!p) {
+      p = readKey(keyId).finally(() => loading.delete(keyId));
+      loading.set(keyId, p);
+    }
+    return p;
+  }
+
+  async function readKey(keyId: string): Promise<CachedKey | undefined> {
+    const now = Date.now();
     const row = await db.apiKey.findUnique({
       where: { keyId },
       include: { policy: { select: { permissions: true } }, rootAccount: { select: { publicId: true } } },

@@ -38,13 +38,15 @@ const OVERRIDE_CACHE_MS = 5_000;
  */
 export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
   const { db, store } = deps;
-  const cache = new Map<string, { at: number; value: unknown }>();
+  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
-  async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** Concurrent misses share one load, so an expiring entry never stampedes the database. */
+  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < OVERRIDE_CACHE_MS) return hit.value as T;
-    const value = await load();
+    if (hit && Date.now() - hit.at < OVERRIDE_CACHE_MS) return hit.value as Promise<T>;
+    const value = load();
     cache.set(key, { at: Date.now(), value });
+    value.catch(() => cache.delete(key));
     return value;
   }
 
