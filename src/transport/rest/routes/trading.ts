@@ -25,6 +25,21 @@ function tradeLegJson(l: LedgerTransferLeg) {
   };
 }
 
+/** Spec 4.5 Create Order response (also answered by replace). */
+function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; submittedMaxQuoteDebit?: bigint | undefined; market: Market }) {
+  return {
+    orderId: r.orderId,
+    ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
+    acceptedAt: toRfc3339(r.acceptedAt),
+    acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+    resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+    ...(r.submittedMaxQuoteDebit !== undefined ? { submittedMaxQuoteDebit: formatScaled(r.submittedMaxQuoteDebit, r.market.quoteQuantityScale) } : {}),
+    stopLossTriggerId: '',
+    takeProfitTriggerId: '',
+    trailingStopTriggerId: '',
+  };
+}
+
 const orderBody = z.strictObject({
   symbol: z.string().max(32),
   side: SIDE,
@@ -89,17 +104,7 @@ export function tradingRoutes(s: Services) {
         }
         const { attachedRisk: _a, ...order } = body.order;
         const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order });
-        return {
-          orderId: r.orderId,
-          ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
-          acceptedAt: toRfc3339(r.acceptedAt),
-          acceptedAtTsNs: r.acceptedAtTsNs.toString(),
-          resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
-          ...(r.submittedMaxQuoteDebit !== undefined ? { submittedMaxQuoteDebit: formatScaled(r.submittedMaxQuoteDebit, r.market.quoteQuantityScale) } : {}),
-          stopLossTriggerId: '',
-          takeProfitTriggerId: '',
-          trailingStopTriggerId: '',
-        };
+        return acceptedJson(r);
       },
     }),
     defineRoute({
@@ -199,13 +204,7 @@ export function tradingRoutes(s: Services) {
       }),
       handler: async ({ body }, ctx) => {
         const r = await s.orders.replaceOrder(ctx.caller, body);
-        return {
-          orderId: r.orderId,
-          ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
-          acceptedAt: toRfc3339(r.acceptedAt),
-          acceptedAtTsNs: r.acceptedAtTsNs.toString(),
-          resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
-        };
+        return acceptedJson(r);
       },
     }),
     defineRoute({
