@@ -267,3 +267,45 @@ describe('replace', () => {
     expect(needsSymbol.body.violations[0]).toMatchObject({ fieldPath: 'afterMatchId', ruleId: 'requires' });
   });
 });
+
+describe('attached risk (stored now, executed by the trigger engine later)', () => {
+  it('stores the legs with the order and shows their policy and state when asked', async () => {
+    const t = await trader(server.url, { USDC: '100000' });
+    const attachedRisk = {
+      oco: true,
+      stopLoss: { triggerPrice: '90', child: { marketIoc: {} } },
+      takeProfit: { triggerPrice: '120', child: { limit: { price: '119.5', postOnly: true } } },
+      trailingStop: { trailingDistanceTicks: '500000000', maxSlippageTicks: 10 },
+    };
+    const r = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.5', limitGtc: { price: '100' }, attachedRisk });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const plain = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
+    expect(plain.body.orders[0]).not.toHaveProperty('attachedRisk');
+    const both = await api(server.url, 'GET', '/v1/orders/open?includeAttachedRisk=true&includeAttachedRiskState=true', undefined, t.auth);
+    expect(both.body.orders[0].attachedRisk).toEqual({
+      oco: true,
+      stopLoss: {
+        policy: { triggerPrice: '90', child: { marketIoc: {} } },
+        state: { armedAt: '0', childOrderId: '', status: 'PENDING', terminalAt: '0', triggerId: '' },
+      },
+      takeProfit: {
+        policy: { triggerPrice: '120', child: { limit: { price: '119.5', postOnly: true } } },
+        state: expect.objectContaining({ status: 'PENDING' }),
+      },
+      trailingStop: {
+        policy: { trailingDistanceTicks: '500000000', maxSlippageTicks: 10 },
+        state: expect.objectContaining({ status: 'PENDING' }),
+      },
+    });
+  });
+
+  it('refuses legs on the wrong side of the order and an OCO without both legs', async () => {
+    const t = await trader(server.url, { USDC: '100000' });
+    const wrong = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.5', limitGtc: { price: '100' }, attachedRisk: { stopLoss: { triggerPrice: '110', child: { marketIoc: {} } } } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.violations[0]).toMatchObject({ fieldPath: 'order.attachedRisk.stopLoss.triggerPrice', ruleId: 'protective-side' });
+    const oco = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.5', limitGtc: { price: '100' }, attachedRisk: { oco: true, stopLoss: { triggerPrice: '90', child: { marketIoc: {} } } } });
+    expect(oco.status).toBe(400);
+    expect(oco.body.violations[0]).toMatchObject({ fieldPath: 'order.attachedRisk.oco', ruleId: 'oco-pair' });
+  });
+});

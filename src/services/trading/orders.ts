@@ -18,7 +18,8 @@ import { BalanceBook, type BalanceRef } from './balances.ts';
 import { IdBlocks } from './ids.ts';
 import { persistWriteSet } from './persist.ts';
 import { Sequencer } from './sequencer.ts';
-import type { OrderRow, TradeRow, WriteSet } from './writeSet.ts';
+import { attachedRiskView } from './views.ts';
+import type { OrderRow, RiskLegRow, TradeRow, WriteSet } from './writeSet.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
 const VIP_TIER_TTL_MS = 60_000;
@@ -40,7 +41,21 @@ export interface CreateOrderInput {
     limitGtd?: { price: string; expireAt: Date; postOnly?: boolean };
     limitIoc?: { price: string; maxQuoteDebit?: string };
     marketIoc?: { clientRefPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; maxQuoteDebit?: string };
+    attachedRisk?: AttachedRiskInput;
   };
+}
+
+export interface RiskChildInput {
+  marketIoc?: Record<string, never>;
+  limit?: { price: string; postOnly?: boolean };
+}
+
+/** Spec 2.7 attached risk, as submitted: stored with the order, executed by the trigger engine. */
+export interface AttachedRiskInput {
+  oco?: boolean;
+  stopLoss?: { triggerPrice: string; child: RiskChildInput };
+  takeProfit?: { triggerPrice: string; child: RiskChildInput };
+  trailingStop?: { activationPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; trailingDistanceTicks?: string; trailingDistanceBps?: number };
 }
 
 export interface OrderEventPayload {
@@ -467,7 +482,59 @@ export function createOrdersService(deps: OrdersDeps) {
     if (o.clientOrderId !== undefined && (o.clientOrderId.length < 1 || o.clientOrderId.length > 64 || !/^[\x21-\x7e]+$/.test(o.clientOrderId))) {
       throw invalidArgument('order.clientOrderId', 'must be 1 to 64 printable ASCII characters', 'client-order-id');
     }
-    return { variant, qty, price, tif, postOnly, expireAtNs, maxQuoteDebit, protection, refPrice, feeAsset };
+    const riskLegs = validateRisk(o.attachedRisk, o.side, variant === 'marketIoc' ? undefined : price, parsePrice);
+    return { variant, qty, price, tif, postOnly, expireAtNs, maxQuoteDebit, protection, refPrice, feeAsset, riskLegs, oco: o.attachedRisk?.oco === true };
+  }
+
+  /**
+   * Attached-risk legs protect the position the parent opens: for a BUY the stop-loss sits
+   * below the parent's price and the take-profit above (the reverse for a SELL).
+   */
+  function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, parsePrice: (text: string, field: string) => bigint) {
+    if (!risk) return [];
+    const legs: Omit<RiskLegRow, 'orderId'>[] = [];
+    const base = { triggerPrice: null, childKind: 'MARKET_IOC' as const, childLimitPrice: null, childPostOnly: false, activationPrice: null, maxSlippageTicks: null, maxSlippageBps: null, trailingDistanceTicks: null, trailingDistanceBps: null, status: 'PENDING' as const };
+    const child = (c: RiskChildInput, field: string) => {
+      if ((c.marketIoc === undefined) === (c.limit === undefined)) throw invalidArgument(field, 'exactly one of marketIoc and limit is required', 'one-of');
+      return c.limit ? { childKind: 'LIMIT' as const, childLimitPrice: parsePrice(c.limit.price, `${field}.limit.price`), childPostOnly: c.limit.postOnly === true } : {};
+    };
+    for (const kind of ['stopLoss', 'takeProfit'] as const) {
+      const leg = risk[kind];
+      if (!leg) continue;
+      const field = `order.attachedRisk.${kind}`;
+      const trigger = parsePrice(leg.triggerPrice, `${field}.triggerPrice`);
+      const below = (kind === 'stopLoss') === (side === 'BUY');
+      if (parentPrice !== undefined && (below ? trigger >= parentPrice : trigger <= parentPrice)) {
+        throw invalidArgument(`${field}.triggerPrice`, `must be ${below ? 'below' : 'above'} the order's price`, 'protective-side');
+      }
+      legs.push({ ...base, kind: kind === 'stopLoss' ? 'STOP_LOSS' : 'TAKE_PROFIT', triggerPrice: trigger, ...child(leg.child, `${field}.child`) });
+    }
+    const trail = risk.trailingStop;
+    if (trail) {
+      const field = 'order.attachedRisk.trailingStop';
+      if ((trail.trailingDistanceTicks === undefined) === (trail.trailingDistanceBps === undefined)) {
+        throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
+      }
+      if ((trail.maxSlippageTicks === undefined) === (trail.maxSlippageBps === undefined)) {
+        throw invalidArgument(field, 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
+      }
+      for (const [k, v] of [['maxSlippageTicks', trail.maxSlippageTicks], ['maxSlippageBps', trail.maxSlippageBps], ['trailingDistanceBps', trail.trailingDistanceBps]] as const) {
+        if (v !== undefined && v <= 0) throw invalidArgument(`${field}.${k}`, 'must be positive', 'positive');
+      }
+      legs.push({
+        ...base,
+        kind: 'TRAILING_STOP',
+        activationPrice: trail.activationPrice !== undefined ? parsePrice(trail.activationPrice, `${field}.activationPrice`) : null,
+        maxSlippageTicks: trail.maxSlippageTicks ?? null,
+        maxSlippageBps: trail.maxSlippageBps ?? null,
+        trailingDistanceTicks: trail.trailingDistanceTicks !== undefined ? parseScaled(trail.trailingDistanceTicks, 0, `${field}.trailingDistanceTicks`) : null,
+        trailingDistanceBps: trail.trailingDistanceBps ?? null,
+      });
+    }
+    if (risk.oco && !(risk.stopLoss && risk.takeProfit)) {
+      throw invalidArgument('order.attachedRisk.oco', 'needs both a stopLoss and a takeProfit leg', 'oco-pair');
+    }
+    return legs;
   }
 
   /** The worst price a market order accepts: reference price moved by the slippage allowance. */
@@ -582,9 +649,11 @@ export function createOrdersService(deps: OrdersDeps) {
       version: 0,
       heldE18: hold,
       prioritySeq: 0n,
+      oco: v.oco,
     };
     open.set(id, row);
     ws.newOrders.set(id, row);
+    for (const leg of v.riskLegs) ws.riskLegs.push({ ...leg, orderId: id });
     const place: PlaceOrder = {
       orderId: id,
       accountId: account.id,
@@ -785,7 +854,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return { order: row, symbol: (markets.marketById(row.symbolId) as Market).symbol };
     },
 
-    async listOpenOrders(caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; limit?: number; pageToken?: string }) {
+    async listOpenOrders(caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; limit?: number; pageToken?: string; includeAttachedRisk?: boolean; includeAttachedRiskState?: boolean }) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId);
       const symbolIds = (input.symbols ?? []).map((s) => marketOf(s, 'symbol').symbolId).sort();
@@ -801,9 +870,25 @@ export function createOrdersService(deps: OrdersDeps) {
           ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] }
           : {}),
       };
-      const rows = await db.order.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+      const withRisk = input.includeAttachedRisk === true || input.includeAttachedRiskState === true;
+      const rows = await db.order.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+        include: { attachedRiskLegs: withRisk },
+      });
       const page = toPage(rows, limit, pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
-      return { orders: page.items.map((o) => ({ order: o, symbol: (markets.marketById(o.symbolId) as Market).symbol })), nextPageToken: page.nextPageToken };
+      return {
+        orders: page.items.map((o) => {
+          const legs = o.attachedRiskLegs ?? [];
+          return {
+            order: o,
+            symbol: (markets.marketById(o.symbolId) as Market).symbol,
+            ...(withRisk && legs.length > 0 ? { attachedRisk: attachedRiskView(o.oco, legs, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
+          };
+        }),
+        nextPageToken: page.nextPageToken,
+      };
     },
 
     async listTrades(caller: Caller, input: { subaccountId?: string; symbol?: string; orderId?: string; lineageId?: string; throughGeneration?: number; afterMatchId?: bigint; side?: 'BUY' | 'SELL'; startTime?: bigint; endTime?: bigint; includeTransfers?: boolean; limit?: number; pageToken?: string }) {

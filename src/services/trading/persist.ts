@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/database.ts';
-import type { LegRow, OrderRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
+import type { LegRow, OrderRow, RiskLegRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
 
 const s = (v: bigint | number | null | undefined) => (v === null || v === undefined ? null : v.toString());
 
@@ -66,6 +66,13 @@ const ORDER_COLUMNS: [keyof OrderRow & string, SqlType][] = [
   ['expireAt', 'timestamptz'], ['expireAtTsNs', 'bigint'], ['createdAt', 'timestamptz'], ['acceptedAtTsNs', 'bigint'], ['terminalAt', 'timestamptz'],
   ['lineageId', 'text'], ['generation', 'int'], ['replacesOrderId', 'bigint'], ['marketClientRefPrice', 'bigint'], ['marketMaxSlippageBps', 'int'],
   ['marketMaxSlippageTicks', 'int'], ['submittedMaxQuoteDebit', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['prioritySeq', 'bigint'],
+  ['oco', 'boolean'],
+];
+
+const RISK_LEG_COLUMNS: [keyof RiskLegRow & string, SqlType][] = [
+  ['orderId', 'bigint'], ['kind', '"AttachedRiskLegKind"'], ['triggerPrice', 'bigint'], ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'],
+  ['childPostOnly', 'boolean'], ['activationPrice', 'bigint'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
+  ['trailingDistanceTicks', 'bigint'], ['trailingDistanceBps', 'int'], ['status', '"AttachedRiskLegStatus"'],
 ];
 
 const TRANSFER_COLUMNS: [keyof TransferRow & string, SqlType][] = [
@@ -90,6 +97,7 @@ export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
   if (ws.isEmpty) return;
   await db.$transaction(async (tx) => {
     await insertRows(tx, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]);
+    await insertRows(tx, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs);
     if (ws.changedOrders.size > 0) {
       const rows = [...ws.changedOrders.values()];
       await tx.$executeRawUnsafe(

@@ -73,3 +73,50 @@ export function tradeView(t: TradeLike, market: Market, orderPublicId: string) {
   };
 }
 
+
+type LegLike = {
+  kind: 'STOP_LOSS' | 'TAKE_PROFIT' | 'TRAILING_STOP';
+  triggerPrice: bigint | null;
+  childKind: 'MARKET_IOC' | 'LIMIT';
+  childLimitPrice: bigint | null;
+  childPostOnly: boolean;
+  activationPrice: bigint | null;
+  maxSlippageTicks: number | null;
+  maxSlippageBps: number | null;
+  trailingDistanceTicks: bigint | null;
+  trailingDistanceBps: number | null;
+  status: string;
+  armedAt: Date | null;
+  terminalAt: Date | null;
+};
+
+/** Spec 2.7 `attachedRisk`: each leg's `policy` and/or `state`, as requested. */
+export function attachedRiskView(oco: boolean, legs: LegLike[], include: { policy: boolean; state: boolean }) {
+  const price = (p: bigint | null) => (p === null ? undefined : formatScaled(p, 9));
+  const child = (l: LegLike) => (l.childKind === 'LIMIT' ? { limit: { price: price(l.childLimitPrice), postOnly: l.childPostOnly } } : { marketIoc: {} });
+  const policy = (l: LegLike) =>
+    l.kind === 'TRAILING_STOP'
+      ? {
+          ...(l.activationPrice !== null ? { activationPrice: price(l.activationPrice) } : {}),
+          ...(l.maxSlippageTicks !== null ? { maxSlippageTicks: l.maxSlippageTicks } : {}),
+          ...(l.maxSlippageBps !== null ? { maxSlippageBps: l.maxSlippageBps } : {}),
+          ...(l.trailingDistanceTicks !== null ? { trailingDistanceTicks: l.trailingDistanceTicks.toString() } : {}),
+          ...(l.trailingDistanceBps !== null ? { trailingDistanceBps: l.trailingDistanceBps } : {}),
+        }
+      : { triggerPrice: price(l.triggerPrice), child: child(l) };
+  const state = (l: LegLike) => ({
+    armedAt: l.armedAt?.toISOString() ?? '0',
+    childOrderId: '',
+    status: l.status,
+    terminalAt: l.terminalAt?.toISOString() ?? '0',
+    triggerId: '',
+  });
+  const leg = (kind: LegLike['kind']) => {
+    const l = legs.find((x) => x.kind === kind);
+    return l ? { ...(include.policy ? { policy: policy(l) } : {}), ...(include.state ? { state: state(l) } : {}) } : undefined;
+  };
+  const stopLoss = leg('STOP_LOSS');
+  const takeProfit = leg('TAKE_PROFIT');
+  const trailingStop = leg('TRAILING_STOP');
+  return { oco, ...(stopLoss ? { stopLoss } : {}), ...(takeProfit ? { takeProfit } : {}), ...(trailingStop ? { trailingStop } : {}) };
+}

@@ -40,6 +40,23 @@ export interface OrderRow {
   version: number;
   heldE18: bigint;
   prioritySeq: bigint;
+  oco: boolean;
+}
+
+/** An attached-risk leg as submitted: stored now, armed and executed by the trigger engine later. */
+export interface RiskLegRow {
+  orderId: bigint;
+  kind: 'STOP_LOSS' | 'TAKE_PROFIT' | 'TRAILING_STOP';
+  triggerPrice: bigint | null;
+  childKind: 'MARKET_IOC' | 'LIMIT';
+  childLimitPrice: bigint | null;
+  childPostOnly: boolean;
+  activationPrice: bigint | null;
+  maxSlippageTicks: number | null;
+  maxSlippageBps: number | null;
+  trailingDistanceTicks: bigint | null;
+  trailingDistanceBps: number | null;
+  status: 'PENDING';
 }
 
 export interface TradeRow {
@@ -97,6 +114,7 @@ export class WriteSet {
   readonly newOrders = new Map<bigint, OrderRow>();
   readonly changedOrders = new Map<bigint, OrderRow>();
   readonly trades: TradeRow[] = [];
+  readonly riskLegs: RiskLegRow[] = [];
   readonly transfers: TransferRow[] = [];
   readonly balances = new Map<string, BalanceDelta>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ApiError } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
 import { orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
@@ -39,6 +38,25 @@ function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: D
     trailingStopTriggerId: '',
   };
 }
+
+const riskChild = z.strictObject({
+  marketIoc: z.strictObject({}).optional(),
+  limit: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
+});
+const attachedRiskBody = z.strictObject({
+  oco: z.boolean().optional(),
+  stopLoss: z.strictObject({ triggerPrice: decimal, child: riskChild }).optional(),
+  takeProfit: z.strictObject({ triggerPrice: decimal, child: riskChild }).optional(),
+  trailingStop: z
+    .strictObject({
+      activationPrice: decimal.optional(),
+      maxSlippageTicks: int32().optional(),
+      maxSlippageBps: int32().optional(),
+      trailingDistanceTicks: decimal.optional(),
+      trailingDistanceBps: int32().optional(),
+    })
+    .optional(),
+});
 
 const orderBody = z.strictObject({
   symbol: z.string().max(32),
@@ -94,16 +112,9 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders',
       summary: 'Create an order (spec 4.5)',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: z.string().max(64).optional(), order: orderBody.extend({ attachedRisk: z.unknown().optional() }) }),
+      body: z.strictObject({ subaccountId: z.string().max(64).optional(), order: orderBody.extend({ attachedRisk: attachedRiskBody.optional() }) }),
       handler: async ({ body }, ctx) => {
-        if (body.order.attachedRisk !== undefined) {
-          throw new ApiError('invalid-argument', 'attached risk legs are not available yet', {
-            code: 'ATTACHED_RISK_NOT_SUPPORTED',
-            violations: [{ fieldPath: 'order.attachedRisk', message: 'is not supported yet', ruleId: 'unsupported' }],
-          });
-        }
-        const { attachedRisk: _a, ...order } = body.order;
-        const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order });
+        const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order: body.order });
         return acceptedJson(r);
       },
     }),
@@ -151,13 +162,21 @@ export function tradingRoutes(s: Services) {
       }),
       handler: async ({ query }, ctx) => {
         const r = await s.orders.listOpenOrders(ctx.caller, {
+          includeAttachedRisk: query.includeAttachedRisk === true,
+          includeAttachedRiskState: query.includeAttachedRiskState === true,
           ...(query.subaccountId ? { subaccountId: query.subaccountId } : {}),
           ...(query.symbol ? { symbols: query.symbol } : {}),
           ...(query.side ? { side: query.side } : {}),
           ...(query.limit ? { limit: query.limit } : {}),
           ...(query.pageToken ? { pageToken: query.pageToken } : {}),
         });
-        return { orders: r.orders.map((o) => orderJson(o.order, market(o.order.symbolId))), nextPageToken: r.nextPageToken };
+        return {
+          orders: r.orders.map((o) => ({
+            ...orderJson(o.order, market(o.order.symbolId)),
+            ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}),
+          })),
+          nextPageToken: r.nextPageToken,
+        };
       },
     }),
     defineRoute({
