@@ -35,7 +35,7 @@ import { credit } from '../test/helpers/trading.ts';
  * response, so a server (or generator) falling behind shows up as latency rather than as a
  * lower offered rate (no coordinated omission).
  *
- * Knobs: BENCH_RATES (comma-separated req/s), BENCH_STAGE_SECONDS, BENCH_IN_PROCESS=1,
+ * Knobs: BENCH_RATES (comma-separated req/s), BENCH_STAGE_SECONDS, BENCH_CONNECTIONS, BENCH_MAX_IN_FLIGHT, BENCH_IN_PROCESS=1,
  * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 
@@ -43,12 +43,13 @@ const RATES = (process.env.BENCH_RATES ?? '100,1000,2500,5000').split(',').map(N
 const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 4);
 /** After the last scheduled send, how long outstanding responses are awaited. */
 const DRAIN_MS = 8_000;
-const CONNECTIONS = 64;
+/** Concurrent keep-alive connections: HTTP/1.1 answers one request per connection at a time. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 512);
 /**
  * Requests in flight (sent or queued in the client pool) beyond which a scheduled request is
  * not sent but counted as shed: a saturated server then costs a bounded drain, not minutes.
  */
-const MAX_IN_FLIGHT = 256;
+const MAX_IN_FLIGHT = Number(process.env.BENCH_MAX_IN_FLIGHT ?? 2048);
 const IN_PROCESS = process.env.BENCH_IN_PROCESS === '1';
 const SYMBOL = 'BTC-USDC';
 const HUGE = '10000000';

@@ -123,10 +123,13 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
     }
     // Both writes go out in the same Redis round trip (auto-pipelining).
+    // Without the replay guard a signature cannot be accepted: a store failure is a 503.
     const [fresh] = await Promise.all([
       store.setIfAbsent(`sig:${signature}`, '1', 2 * skewMs + 1_000),
       store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }),
-    ]);
+    ]).catch((err: unknown) => {
+      throw new ApiError('unavailable', 'the replay guard cannot be reached; retry later', { code: 'AUTH_STORE_UNAVAILABLE', cause: err });
+    });
     if (!fresh) throw unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
     if (!ipAllowed(req.ip, key.row.ipWhitelist)) {
       throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });

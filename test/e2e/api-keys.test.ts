@@ -263,3 +263,22 @@ describe('isolation between accounts', () => {
     expect(r.status).toBe(404);
   });
 });
+
+describe('store failures', () => {
+  it('answers 503 (not 500) when the replay guard cannot be reached', async () => {
+    const own = await startTestApp();
+    try {
+      const who = await onboard(own.url);
+      const policy = (await api(own.url, 'POST', '/v1/auth/api-policies', { name: 'r', permissions: ['READ'] }, who.auth)).body.policy.policyId;
+      const pair = newKeyPair();
+      const created = await api(own.url, 'POST', '/v1/auth/api-keys', { label: 'k', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy }, who.auth);
+      own.store.redis!.disconnect();
+      const r = await signed(own.url, { keyId: created.body.apiKey.keyId, ...pair }, 'GET', '/v1/auth/terms');
+      expect(r.status).toBe(503);
+      expect(r.body.code).toBe('AUTH_STORE_UNAVAILABLE');
+    } finally {
+      await own.store.redis!.connect().catch(() => undefined);
+      await own.close();
+    }
+  });
+});

@@ -92,6 +92,12 @@ const TRADE_COLUMNS: [keyof TradeRow & string, SqlType][] = [
   ['feeIsRebate', 'boolean'], ['executedAt', 'timestamptz'], ['executedAtTsNs', 'bigint'], ['transferId', 'bigint'],
 ];
 
+/**
+ * The sequencer runs one commit at a time; under load it may wait for a pooled connection
+ * behind reads, which must not fail the batch (Prisma's defaults are 2 s and 5 s).
+ */
+const COMMIT_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
 /** Writes one batch in one transaction: all of it becomes durable, or none of it. */
 export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
   if (ws.isEmpty) return;
@@ -153,5 +159,5 @@ export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
         r.map((x) => x.expiresAt.toISOString()),
       );
     }
-  });
+  }, COMMIT_OPTIONS);
 }
