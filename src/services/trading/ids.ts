@@ -2,34 +2,23 @@ import type { Db } from '../../infra/database.ts';
 
 /**
  * Ids for rows the sequencer writes and references within one batch (orders, ledger
- * transfers), taken in blocks from the table's own sequence so jobs can stay synchronous.
- * Only the engine-owning process allocates, so blocks never overlap.
+ * transfers). They are made in memory, synchronously, so a job can never run out of them
+ * halfway: milliseconds since the epoch shifted left by 20 bits, plus one whenever that
+ * would not exceed the last id. Only the engine-owning process writes these tables, and
+ * it starts above the largest id already stored, so ids stay unique and increasing
+ * (they fit in int64 until the year 2248).
  */
-export class IdBlocks {
-  private next = 0n;
-  private end = -1n;
+export class MonotonicIds {
+  private constructor(private last: bigint) {}
 
-  constructor(
-    private readonly db: Db,
-    private readonly table: 'Order' | 'LedgerTransfer',
-    private readonly blockSize = 10_000,
-  ) {}
-
-  /** Makes sure at least `n` ids can be taken without waiting. */
-  async reserve(n: number): Promise<void> {
-    if (this.end - this.next + 1n >= BigInt(n)) return;
-    const size = Math.max(this.blockSize, n);
-    const seq = `pg_get_serial_sequence('"${this.table}"', 'id')`;
-    const rows = await this.db.$queryRawUnsafe<{ last: bigint }[]>(
-      `SELECT setval(${seq}, nextval(${seq}) + ${size - 1}) AS last`,
-    );
-    const last = BigInt(rows[0]?.last as bigint);
-    this.next = last - BigInt(size) + 1n;
-    this.end = last;
+  static async after(db: Db, table: 'Order' | 'LedgerTransfer'): Promise<MonotonicIds> {
+    const rows = await db.$queryRawUnsafe<{ max: bigint | null }[]>(`SELECT max(id) AS max FROM "${table}"`);
+    return new MonotonicIds(BigInt(rows[0]?.max ?? 0n));
   }
 
   take(): bigint {
-    if (this.next > this.end) throw new Error(`${this.table} id block exhausted: reserve() first`);
-    return this.next++;
+    const fromClock = BigInt(Date.now()) << 20n;
+    this.last = fromClock > this.last ? fromClock : this.last + 1n;
+    return this.last;
   }
 }

@@ -9,7 +9,7 @@ import type { Asset, MarketCatalog } from '../markets.ts';
 import { PageTokens, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import type { BalanceBook, BalanceRef } from './balances.ts';
-import type { IdBlocks } from './ids.ts';
+import type { MonotonicIds } from './ids.ts';
 import type { Sequencer } from './sequencer.ts';
 import type { WriteSet } from './writeSet.ts';
 
@@ -19,7 +19,7 @@ export interface LedgerDeps {
   markets: MarketCatalog;
   balances: BalanceBook;
   sequencer: Sequencer;
-  transferIds: IdBlocks;
+  transferIds: () => MonotonicIds;
   limiter: RateLimiter;
   pageTokens: PageTokens;
   systemAccounts: { custody: bigint; fees: bigint };
@@ -31,7 +31,8 @@ export interface LedgerDeps {
  * of legs that sums to zero per asset, posted through the same sequencer as trades.
  */
 export function createLedgerService(deps: LedgerDeps) {
-  const { db, clock, markets, balances, sequencer, transferIds } = deps;
+  const { db, clock, markets, balances, sequencer } = deps;
+  const transferIds = { take: () => deps.transferIds().take() };
 
   function assetOf(ref: string, fieldPath: string): Asset {
     const asset = markets.asset(ref);
@@ -41,7 +42,6 @@ export function createLedgerService(deps: LedgerDeps) {
 
   async function post<T>(refs: BalanceRef[], run: (ws: WriteSet) => T): Promise<T> {
     await balances.load(refs);
-    await transferIds.reserve(1);
     return sequencer.submit(run);
   }
 

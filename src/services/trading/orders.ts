@@ -15,7 +15,7 @@ import { once } from '../idempotency.ts';
 import { PageTokens, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
-import { IdBlocks } from './ids.ts';
+import { MonotonicIds } from './ids.ts';
 import { persistWriteSet } from './persist.ts';
 import { Sequencer } from './sequencer.ts';
 import { attachedRiskView } from './views.ts';
@@ -121,8 +121,8 @@ export interface OrdersDeps {
 export function createOrdersService(deps: OrdersDeps) {
   const { db, clock, markets } = deps;
   const balances = new BalanceBook(db);
-  const orderIds = new IdBlocks(db, 'Order');
-  const transferIds = new IdBlocks(db, 'LedgerTransfer');
+  let orderIds: MonotonicIds;
+  let transferIds: MonotonicIds;
   const engines = new Map<number, OrderBook>();
   /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
   const books = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
@@ -145,6 +145,8 @@ export function createOrdersService(deps: OrdersDeps) {
   const tradingRef = (accountId: bigint, assetId: number): BalanceRef => ({ accountId, ledgerAccount: 'TRADING', assetId });
 
   async function rebuild(): Promise<void> {
+    orderIds = await MonotonicIds.after(db, 'Order');
+    transferIds = await MonotonicIds.after(db, 'LedgerTransfer');
     engines.clear();
     open.clear();
     retainedClientIds.clear();
@@ -692,7 +694,8 @@ export function createOrdersService(deps: OrdersDeps) {
   const service = {
     sequencer,
     balances,
-    transferIds,
+    /** Ledger transfer ids, shared with the ledger service (same sequencer, same table). */
+    transferIds: () => transferIds,
     pubsub,
     topics: {
       orders: (accountPublicId: string) => `${deps.topicPrefix}orders:${accountPublicId}`,
@@ -714,15 +717,12 @@ export function createOrdersService(deps: OrdersDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       await deps.limiter.admit('trading.place', { caller, account });
       const market = marketOf(input.order.symbol);
-      const engine = engineOf(market);
       const now = clock.now();
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
       await checkClientOrderId(account, input.order.clientOrderId, now);
       await balances.load(refsFor([account.id], market));
       await loadTiers([account.id]);
-      await orderIds.reserve(1);
-      await transferIds.reserve(engine.size + 16);
       return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
     },
 
@@ -746,8 +746,6 @@ export function createOrdersService(deps: OrdersDeps) {
       await checkClientOrderId(account, input.order.clientOrderId, now);
       await balances.load(refsFor([account.id], market));
       await loadTiers([account.id]);
-      await orderIds.reserve(1);
-      await transferIds.reserve(engineOf(market).size + 16);
       return sequencer.submit((ws) => {
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
@@ -803,7 +801,6 @@ export function createOrdersService(deps: OrdersDeps) {
       const engine = engineOf(market);
       await balances.load(refsFor([account.id], market));
       await loadTiers([account.id]);
-      await transferIds.reserve(engine.size + 16);
       const now = clock.now();
       const nowNs = clock.nowNs();
       return sequencer.submit((ws) => {
