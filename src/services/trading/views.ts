@@ -1,7 +1,7 @@
 import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import type { Order } from '../../generated/prisma/client.ts';
 import type { Market } from '../markets.ts';
-import type { OrderRow, TradeRow } from './writeSet.ts';
+import type { OrderRow, RiskLegRow, TradeRow } from './writeSet.ts';
 
 type Decimalish = bigint | { toFixed(digits?: number): string };
 
@@ -74,21 +74,8 @@ export function tradeView(t: TradeLike, market: Market, orderPublicId: string) {
 }
 
 
-type LegLike = {
-  kind: 'STOP_LOSS' | 'TAKE_PROFIT' | 'TRAILING_STOP';
-  triggerPrice: bigint | null;
-  childKind: 'MARKET_IOC' | 'LIMIT';
-  childLimitPrice: bigint | null;
-  childPostOnly: boolean;
-  activationPrice: bigint | null;
-  maxSlippageTicks: number | null;
-  maxSlippageBps: number | null;
-  trailingDistanceTicks: bigint | null;
-  trailingDistanceBps: number | null;
-  status: string;
-  armedAt: Date | null;
-  terminalAt: Date | null;
-};
+/** A stored leg: the submitted policy plus the state the trigger engine maintains. */
+type LegLike = Omit<RiskLegRow, 'orderId' | 'status'> & { status: string; armedAt: Date | null; terminalAt: Date | null };
 
 /** Spec 2.7 `attachedRisk`: each leg's `policy` and/or `state`, as requested. */
 export function attachedRiskView(oco: boolean, legs: LegLike[], include: { policy: boolean; state: boolean }) {
