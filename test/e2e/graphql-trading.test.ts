@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelOrderDocument, CreateOrderDocument, FillsDocument, GetOrderDocument, OrderBookDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
+import { CancelAllAfterDocument, CancelAllOrdersDocument, CancelOrderDocument, CreateOrderDocument, FillsDocument, ModifyOrderDocument, MyTradingDocument, GetOrderDocument, OrderBookDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
 import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { trader } from '../helpers/trading.ts';
@@ -93,5 +93,29 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     await client.dispose();
     const errors = (result as GraphQLResponse<unknown>).errors ?? (Array.isArray(result) ? result : []);
     expect(JSON.stringify(errors)).toContain('CREDENTIALS_REQUIRED');
+  });
+});
+
+describe('the rest of trading over GraphQL', () => {
+  it('modifies, reads balances and open orders, arms the dead-man switch and cancels all', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const a = await gql(server.url, CreateOrderDocument, { input: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '1000' } } }, t.auth);
+    const b = await gql(server.url, CreateOrderDocument, { input: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '1001' } } }, t.auth);
+    const id = a.body.data!.createOrder.orderId;
+    const m = await gql(server.url, ModifyOrderDocument, { orderId: id, newQty: '0.005' }, t.auth);
+    expect(m.body.data?.modifyOrder).toMatchObject({ orderId: id, origQty: '0.005', leavesQty: '0.005', version: 2 });
+
+    const mine = await gql(server.url, MyTradingDocument, { first: 1 }, t.auth);
+    expect(mine.body.data?.viewer.balances).toEqual([expect.objectContaining({ ledgerAccount: 'TRADING', asset: 'USDC' })]);
+    expect(mine.body.data?.viewer.openOrders.edges.map((e) => e.node.orderId)).toEqual([b.body.data!.createOrder.orderId]);
+    expect(mine.body.data?.viewer.openOrders.pageInfo.hasNextPage).toBe(true);
+
+    const dms = await gql(server.url, CancelAllAfterDocument, { requestId: 'g1', timeoutSec: 5 }, t.auth);
+    expect(dms.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', violations: [expect.objectContaining({ fieldPath: 'timeoutSec', ruleId: 'dead-man-timeout' })] });
+    const armed = await gql(server.url, CancelAllAfterDocument, { requestId: 'g2', timeoutSec: 30 }, t.auth);
+    expect(armed.body.data?.cancelAllAfter).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 30 });
+
+    const all = await gql(server.url, CancelAllOrdersDocument, { symbol: 'BTC-USDC' }, t.auth);
+    expect(all.body.data?.cancelAllOrders).toBe(2);
   });
 });

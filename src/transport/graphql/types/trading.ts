@@ -3,7 +3,8 @@ import type { Market } from '../../../services/markets.ts';
 import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/orders.ts';
 import { orderView, tradeView } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
-import { callerOf } from '../connections.ts';
+import { callerOf, connectionFromPage } from '../connections.ts';
+import { ViewerRef } from './viewer.ts';
 
 type OrderShape = ReturnType<typeof orderView>;
 type FillShape = ReturnType<typeof tradeView>;
@@ -238,5 +239,110 @@ builder.subscriptionFields((t) => ({
       const p = payload as FillPayload;
       return tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId);
     },
+  }),
+}));
+
+const DeadManSwitch = builder
+  .objectRef<{ status: string; effectiveTimeoutSec: number; expiresAtTsNs: string; ts: string; tsNs: string }>('DeadManSwitch')
+  .implement({
+    description: 'Spec 2.14',
+    fields: (t) => ({
+      status: t.exposeString('status'),
+      effectiveTimeoutSec: t.exposeInt('effectiveTimeoutSec'),
+      expiresAtTsNs: t.exposeString('expiresAtTsNs'),
+      ts: t.exposeString('ts'),
+      tsNs: t.exposeString('tsNs'),
+    }),
+  });
+
+const Balance = builder
+  .objectRef<{ ledgerAccount: string; asset: string; available: bigint; held: bigint }>('Balance')
+  .implement({
+    fields: (t) => ({
+      ledgerAccount: t.exposeString('ledgerAccount'),
+      asset: t.exposeString('asset'),
+      available: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.available, 18) }),
+      held: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.held, 18) }),
+    }),
+  });
+
+builder.objectFields(ViewerRef, (t) => ({
+  balances: t.field({
+    type: [Balance],
+    args: { subaccountId: t.arg.string() },
+    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances,
+  }),
+  openOrders: t.connection({
+    type: Order,
+    args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }) },
+    resolve: (caller, args, ctx) =>
+      connectionFromPage(args, 100, async (page) => {
+        const r = await ctx.services.orders.listOpenOrders(caller, {
+          ...page,
+          ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}),
+          ...(args.symbols ? { symbols: args.symbols } : {}),
+          ...(args.side ? { side: args.side } : {}),
+        });
+        return { items: r.orders.map((o) => orderView(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market)), nextPageToken: r.nextPageToken };
+      }),
+  }),
+  fills: t.connection({
+    type: Fill,
+    args: { subaccountId: t.arg.string(), symbol: t.arg.string(), orderId: t.arg.string(), lineageId: t.arg.string() },
+    resolve: (caller, args, ctx) =>
+      connectionFromPage(args, 100, async (page) => {
+        const r = await ctx.services.orders.listTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
+        return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  modifyOrder: t.field({
+    type: Order,
+    description: 'New total quantity and/or price of a resting order; a decrease keeps time priority',
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
+      return orderView(r.order, r.market);
+    },
+  }),
+  replaceOrder: t.field({
+    type: CreateOrderResult,
+    description: 'Replaces an open order with the next generation of its lineage',
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
+    resolve: async (_root, { orderId, clientOrderId, input }, ctx) => {
+      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, ...order } = input;
+      const r = await ctx.services.orders.replaceOrder(callerOf(ctx), {
+        ...(orderId ? { orderId } : {}),
+        ...(clientOrderId ? { clientOrderId } : {}),
+        ...(subaccountId ? { subaccountId } : {}),
+        order: {
+          ...(defined(order) as Pick<CreateOrderInputShape['order'], 'symbol' | 'side' | 'baseQty'>),
+          ...(limitGtc ? { limitGtc: defined(limitGtc) } : {}),
+          ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
+          ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
+          ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
+        },
+      });
+      return {
+        orderId: r.orderId,
+        clientOrderId: r.clientOrderId,
+        acceptedAt: r.acceptedAt.toISOString(),
+        acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+        resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+      };
+    },
+  }),
+  cancelAllOrders: t.int({
+    description: 'Cancels every open order in scope; answers how many',
+    args: { subaccountId: t.arg.string(), symbol: t.arg.string(), side: t.arg({ type: Side }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.orders.cancelAllOrders(callerOf(ctx), defined(args) ?? {})).canceledCount,
+  }),
+  cancelAllAfter: t.field({
+    type: DeadManSwitch,
+    description: 'Dead-man switch: 0 disables, 10..120 seconds arms or refreshes',
+    args: { requestId: t.arg.string({ required: true }), timeoutSec: t.arg.int({ required: true }), symbol: t.arg.string(), side: t.arg({ type: Side }), subaccountId: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number }),
   }),
 }));
