@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/auth.ts';
+import { api, liftLimits, newKeyPair, onboard, signed } from '../helpers/auth.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
-import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, credit, placeOrder, trader } from '../helpers/trading.ts';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -79,5 +79,36 @@ describe('fees by VIP tier', () => {
     expect(makerFill).toMatchObject({ isMaker: true, fee: '0.1', feeIsRebate: true });
     expect(takerFill).toMatchObject({ isMaker: false, fee: '2', feeIsRebate: false });
     expect((await balancesOf(server.url, maker))['TRADING:USDC']).toEqual({ available: '2000.1', held: '0' });
+  });
+});
+
+describe('signed API-key trading', () => {
+  it('two accounts trade with Ed25519-signed requests, and a key without TRADE may not', async () => {
+    const keyFor = async (permissions: string[]) => {
+      const who = await onboard(server.url);
+      await liftLimits(server.url, who.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL']);
+      const policy = (await api(server.url, 'POST', '/v1/auth/api-policies', { name: 'bot', permissions }, who.auth)).body.policy.policyId;
+      const pair = newKeyPair();
+      const created = await api(server.url, 'POST', '/v1/auth/api-keys', { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy }, who.auth);
+      return { who, key: { keyId: created.body.apiKey.keyId as string, ...pair } };
+    };
+    const seller = await keyFor(['READ', 'TRADE']);
+    const buyer = await keyFor(['READ', 'TRADE']);
+    await credit(server.url, seller.who.rootAccountId, 'SOL', '10');
+    await credit(server.url, buyer.who.rootAccountId, 'USDC', '10000');
+
+    const ask = await signed(server.url, seller.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '2', limitGtc: { price: '150' } } });
+    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
+    const bid = await signed(server.url, buyer.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '150' } } });
+    expect(bid.status).toBe(200);
+    const fills = await signed(server.url, buyer.key, 'GET', '/v1/spot/trades?symbol=SOL-USDC&limit=10');
+    expect(fills.body.trades).toEqual([expect.objectContaining({ orderId: bid.body.orderId, qty: '2', price: '150', isMaker: false })]);
+    const open = await signed(server.url, seller.key, 'GET', '/v1/orders/open?symbol=SOL-USDC,BTC-USDC&limit=5');
+    expect(open.body.orders).toEqual([]);
+
+    const readOnly = await keyFor(['READ']);
+    const refused = await signed(server.url, readOnly.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '1' } } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('MISSING_PERMISSION');
   });
 });
