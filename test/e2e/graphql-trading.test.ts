@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelAllAfterDocument, CancelAllOrdersDocument, CancelOrderDocument, CreateOrderDocument, FillsDocument, ModifyOrderDocument, MyTradingDocument, GetOrderDocument, OrderBookDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
+import { api } from '../helpers/auth.ts';
 import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { trader } from '../helpers/trading.ts';
@@ -117,5 +118,24 @@ describe('the rest of trading over GraphQL', () => {
 
     const all = await gql(server.url, CancelAllOrdersDocument, { symbol: 'BTC-USDC' }, t.auth);
     expect(all.body.data?.cancelAllOrders).toBe(2);
+  });
+});
+
+describe('attached risk over GraphQL', () => {
+  it('stores the legs given to createOrder, the same as REST', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const r = await gql(
+      server.url,
+      CreateOrderDocument,
+      { input: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '1000' }, attachedRisk: { oco: true, stopLoss: { triggerPrice: '900' }, takeProfit: { triggerPrice: '1100', child: { limitPrice: '1099' } } } } },
+      t.auth,
+    );
+    expect(r.body.errors).toBeUndefined();
+    const open = await api(server.url, 'GET', '/v1/orders/open?includeAttachedRisk=true', undefined, t.auth);
+    expect(open.body.orders[0].attachedRisk).toEqual({
+      oco: true,
+      stopLoss: { policy: { triggerPrice: '900', child: { marketIoc: {} } } },
+      takeProfit: { policy: { triggerPrice: '1100', child: { limit: { price: '1099', postOnly: false } } } },
+    });
   });
 });

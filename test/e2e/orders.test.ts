@@ -281,6 +281,9 @@ describe('attached risk (stored now, executed by the trigger engine later)', () 
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const plain = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
     expect(plain.body.orders[0]).not.toHaveProperty('attachedRisk');
+    // No trigger has created a child order yet: filtering by a trigger id finds nothing.
+    const byTrigger = await api(server.url, 'GET', '/v1/orders/open?triggerId=NoSuchTrigger1', undefined, t.auth);
+    expect(byTrigger.body.orders).toEqual([]);
     const both = await api(server.url, 'GET', '/v1/orders/open?includeAttachedRisk=true&includeAttachedRiskState=true', undefined, t.auth);
     expect(both.body.orders[0].attachedRisk).toEqual({
       oco: true,

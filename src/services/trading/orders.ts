@@ -851,18 +851,20 @@ export function createOrdersService(deps: OrdersDeps) {
       return { order: row, symbol: (markets.marketById(row.symbolId) as Market).symbol };
     },
 
-    async listOpenOrders(caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; limit?: number; pageToken?: string; includeAttachedRisk?: boolean; includeAttachedRiskState?: boolean }) {
+    async listOpenOrders(caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; triggerId?: string; limit?: number; pageToken?: string; includeAttachedRisk?: boolean; includeAttachedRiskState?: boolean }) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId);
       const symbolIds = (input.symbols ?? []).map((s) => marketOf(s, 'symbol').symbolId).sort();
       const limit = input.limit ?? 100;
-      const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null } };
+      const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null, triggerId: input.triggerId ?? null } };
       const cursor = pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
       const where: Prisma.OrderWhereInput = {
         accountId: account.id,
         isOpen: true,
         ...(symbolIds.length > 0 ? { symbolId: { in: symbolIds } } : {}),
         ...(input.side ? { side: input.side } : {}),
+        // Child orders of one of the account's triggers; another account's trigger id matches nothing.
+        ...(input.triggerId ? { originTrigger: { publicId: input.triggerId, accountId: account.id } } : {}),
         ...(cursor
           ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] }
           : {}),

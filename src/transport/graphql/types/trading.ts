@@ -96,6 +96,42 @@ const Side = builder.enumType('Side', { values: ['BUY', 'SELL'] as const });
 const FeeAsset = builder.enumType('FeeAsset', { values: ['QUOTE', 'BASE'] as const });
 const StpMode = builder.enumType('SelfTradePreventionMode', { values: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'] as const });
 
+const RiskChild = builder.inputType('RiskChildInput', {
+  description: 'A market IOC child unless `limitPrice` is given',
+  fields: (t) => ({ limitPrice: t.string(), postOnly: t.boolean() }),
+});
+const RiskLeg = builder.inputType('RiskLegInput', {
+  fields: (t) => ({ triggerPrice: t.string({ required: true }), child: t.field({ type: RiskChild }) }),
+});
+const TrailingStop = builder.inputType('TrailingStopInput', {
+  fields: (t) => ({
+    activationPrice: t.string(),
+    maxSlippageTicks: t.int(),
+    maxSlippageBps: t.int(),
+    trailingDistanceTicks: t.string(),
+    trailingDistanceBps: t.int(),
+  }),
+});
+const AttachedRisk = builder.inputType('AttachedRiskInput', {
+  description: 'Stored with the order; the trigger engine arms and executes the legs',
+  fields: (t) => ({
+    oco: t.boolean(),
+    stopLoss: t.field({ type: RiskLeg }),
+    takeProfit: t.field({ type: RiskLeg }),
+    trailingStop: t.field({ type: TrailingStop }),
+  }),
+});
+
+type RiskLegArg = { triggerPrice: string; child?: { limitPrice?: string | null; postOnly?: boolean | null } | null } | null | undefined;
+
+function riskLeg(leg: RiskLegArg) {
+  if (!leg) return undefined;
+  const child = leg.child?.limitPrice
+    ? { limit: { price: leg.child.limitPrice, ...(leg.child.postOnly ? { postOnly: true } : {}) } }
+    : { marketIoc: {} };
+  return { triggerPrice: leg.triggerPrice, child };
+}
+
 const CreateOrderInput = builder.inputType('CreateOrderInput', {
   description: 'Exactly one of limitGtc, limitGtd, limitIoc and marketIoc',
   fields: (t) => ({
@@ -110,6 +146,7 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     limitGtd: t.field({ type: LimitGtd }),
     limitIoc: t.field({ type: LimitIoc }),
     marketIoc: t.field({ type: MarketIoc }),
+    attachedRisk: t.field({ type: AttachedRisk }),
   }),
 });
 
@@ -144,7 +181,15 @@ builder.mutationFields((t) => ({
     type: CreateOrderResult,
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, ...order } = input;
+      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, attachedRisk, ...order } = input;
+      const risk = attachedRisk
+        ? {
+            ...(attachedRisk.oco ? { oco: true } : {}),
+            ...(attachedRisk.stopLoss ? { stopLoss: riskLeg(attachedRisk.stopLoss) } : {}),
+            ...(attachedRisk.takeProfit ? { takeProfit: riskLeg(attachedRisk.takeProfit) } : {}),
+            ...(attachedRisk.trailingStop ? { trailingStop: defined(attachedRisk.trailingStop) } : {}),
+          }
+        : undefined;
       const r = await ctx.services.orders.createOrder(callerOf(ctx), {
         ...(subaccountId ? { subaccountId } : {}),
         order: {
@@ -153,6 +198,7 @@ builder.mutationFields((t) => ({
           ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
           ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
           ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
+          ...(risk ? { attachedRisk: risk as CreateOrderInputShape['order']['attachedRisk'] } : {}),
         },
       });
       return {

@@ -167,6 +167,7 @@ export function tradingRoutes(s: Services) {
           ...(query.subaccountId ? { subaccountId: query.subaccountId } : {}),
           ...(query.symbol ? { symbols: query.symbol } : {}),
           ...(query.side ? { side: query.side } : {}),
+          ...(query.triggerId ? { triggerId: query.triggerId } : {}),
           ...(query.limit ? { limit: query.limit } : {}),
           ...(query.pageToken ? { pageToken: query.pageToken } : {}),
         });
