@@ -70,10 +70,3 @@ export async function resolveAccount(
   }
   return { id: account.id, publicId: account.publicId, kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId };
 }
-
-/** A subaccount-scoped key may not act on its owner's root account. */
-export function assertRootScope(caller: Caller): void {
-  if (caller.kind === 'apiKey' && caller.subaccountId !== undefined) {
-    throw new ApiError('permission-denied', 'the API key is restricted to a subaccount', { code: 'KEY_SCOPE_VIOLATION' });
-  }
-}

@@ -107,3 +107,8 @@ export function attachedRiskView(oco: boolean, legs: LegLike[], include: { polic
   const trailingStop = leg('TRAILING_STOP');
   return { oco, ...(stopLoss ? { stopLoss } : {}), ...(takeProfit ? { takeProfit } : {}), ...(trailingStop ? { trailingStop } : {}) };
 }
+
+/** One order-book price level as decimal strings (snapshots and deltas alike). */
+export function levelView<L extends { price: bigint; qty: bigint }>(level: L, market: Market): Omit<L, 'price' | 'qty'> & { price: string; qty: string } {
+  return { ...level, price: formatScaled(level.price, 9), qty: formatScaled(level.qty, market.baseQuantityScale) };
+}

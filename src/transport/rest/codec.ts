@@ -70,11 +70,6 @@ export const rfc3339 = () =>
     .datetime({ offset: true, error: 'must be an RFC 3339 date-time' })
     .transform((s) => new Date(s));
 
-/** Epoch nanoseconds (`...TsNs`) as a string. */
-export const epochNs = () => int64();
-/** Epoch milliseconds (`...Ms`, `...UnixMs`) as a string. */
-export const epochMs = () => int64();
-
 // Query strings carry everything as text.
 export const queryBool = () =>
   z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
@@ -96,6 +91,4 @@ export const queryList = <T extends z.ZodType<string, string>>(item: T) =>
 // Response side.
 export const toInt64 = (v: bigint | number): string => v.toString();
 export const toRfc3339 = (d: Date): string => d.toISOString();
-export const toEpochMs = (d: Date): string => d.getTime().toString();
-export const toEpochNs = (ns: bigint): string => ns.toString();
 export const toBase64 = (b: Uint8Array): string => Buffer.from(b).toString('base64');

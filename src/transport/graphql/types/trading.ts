@@ -1,7 +1,7 @@
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
 import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/orders.ts';
-import { orderView, tradeView } from '../../../services/trading/views.ts';
+import { levelView, orderView, tradeView } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -156,6 +156,42 @@ function defined<T extends object>(o: T | null | undefined): { [K in keyof T]: E
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
 }
 
+type OrderInputArg = typeof CreateOrderInput.$inferInput;
+
+/** The GraphQL order input as the order service takes it (the REST body's shape). */
+function orderFromInput(input: OrderInputArg): CreateOrderInputShape {
+  const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, attachedRisk, ...order } = input;
+  const risk = attachedRisk
+    ? {
+        ...(attachedRisk.oco ? { oco: true } : {}),
+        ...(attachedRisk.stopLoss ? { stopLoss: riskLeg(attachedRisk.stopLoss) } : {}),
+        ...(attachedRisk.takeProfit ? { takeProfit: riskLeg(attachedRisk.takeProfit) } : {}),
+        ...(attachedRisk.trailingStop ? { trailingStop: defined(attachedRisk.trailingStop) } : {}),
+      }
+    : undefined;
+  return {
+    ...(subaccountId ? { subaccountId } : {}),
+    order: {
+      ...(defined(order) as Pick<CreateOrderInputShape['order'], 'symbol' | 'side' | 'baseQty'>),
+      ...(limitGtc ? { limitGtc: defined(limitGtc) } : {}),
+      ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
+      ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
+      ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
+      ...(risk ? { attachedRisk: risk as CreateOrderInputShape['order']['attachedRisk'] } : {}),
+    },
+  };
+}
+
+function acceptedResult(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; market: Market }) {
+  return {
+    orderId: r.orderId,
+    clientOrderId: r.clientOrderId,
+    acceptedAt: r.acceptedAt.toISOString(),
+    acceptedAtTsNs: r.acceptedAtTsNs.toString(),
+    resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+  };
+}
+
 builder.queryFields((t) => ({
   order: t.field({
     type: Order,
@@ -170,7 +206,7 @@ builder.queryFields((t) => ({
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
       const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
-      const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, market.baseQuantityScale), orders: l.orders });
+      const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
   }),
@@ -180,35 +216,7 @@ builder.mutationFields((t) => ({
   createOrder: t.field({
     type: CreateOrderResult,
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
-      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, attachedRisk, ...order } = input;
-      const risk = attachedRisk
-        ? {
-            ...(attachedRisk.oco ? { oco: true } : {}),
-            ...(attachedRisk.stopLoss ? { stopLoss: riskLeg(attachedRisk.stopLoss) } : {}),
-            ...(attachedRisk.takeProfit ? { takeProfit: riskLeg(attachedRisk.takeProfit) } : {}),
-            ...(attachedRisk.trailingStop ? { trailingStop: defined(attachedRisk.trailingStop) } : {}),
-          }
-        : undefined;
-      const r = await ctx.services.orders.createOrder(callerOf(ctx), {
-        ...(subaccountId ? { subaccountId } : {}),
-        order: {
-          ...(defined(order) as Pick<CreateOrderInputShape['order'], 'symbol' | 'side' | 'baseQty'>),
-          ...(limitGtc ? { limitGtc: defined(limitGtc) } : {}),
-          ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
-          ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
-          ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
-          ...(risk ? { attachedRisk: risk as CreateOrderInputShape['order']['attachedRisk'] } : {}),
-        },
-      });
-      return {
-        orderId: r.orderId,
-        clientOrderId: r.clientOrderId,
-        acceptedAt: r.acceptedAt.toISOString(),
-        acceptedAtTsNs: r.acceptedAtTsNs.toString(),
-        resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
-      };
-    },
+    resolve: async (_root, { input }, ctx) => acceptedResult(await ctx.services.orders.createOrder(callerOf(ctx), orderFromInput(input))),
   }),
   cancelOrder: t.field({
     type: 'String',
@@ -250,8 +258,8 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'book'),
     resolve: (payload, _args, ctx) => {
       const p = payload as unknown as BookDeltaPayload;
-      const scale = (ctx.services.markets.market(p.symbol) as Market).baseQuantityScale;
-      const view = (l: { price: bigint; qty: bigint }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, scale) });
+      const market = ctx.services.markets.market(p.symbol) as Market;
+      const view = (l: { price: bigint; qty: bigint }) => levelView(l, market);
       return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
     },
   }),
@@ -357,28 +365,14 @@ builder.mutationFields((t) => ({
     type: CreateOrderResult,
     description: 'Replaces an open order with the next generation of its lineage',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: async (_root, { orderId, clientOrderId, input }, ctx) => {
-      const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, ...order } = input;
-      const r = await ctx.services.orders.replaceOrder(callerOf(ctx), {
-        ...(orderId ? { orderId } : {}),
-        ...(clientOrderId ? { clientOrderId } : {}),
-        ...(subaccountId ? { subaccountId } : {}),
-        order: {
-          ...(defined(order) as Pick<CreateOrderInputShape['order'], 'symbol' | 'side' | 'baseQty'>),
-          ...(limitGtc ? { limitGtc: defined(limitGtc) } : {}),
-          ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
-          ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
-          ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
-        },
-      });
-      return {
-        orderId: r.orderId,
-        clientOrderId: r.clientOrderId,
-        acceptedAt: r.acceptedAt.toISOString(),
-        acceptedAtTsNs: r.acceptedAtTsNs.toString(),
-        resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
-      };
-    },
+    resolve: async (_root, { orderId, clientOrderId, input }, ctx) =>
+      acceptedResult(
+        await ctx.services.orders.replaceOrder(callerOf(ctx), {
+          ...(orderId ? { orderId } : {}),
+          ...(clientOrderId ? { clientOrderId } : {}),
+          ...orderFromInput(input),
+        }),
+      ),
   }),
   cancelAllOrders: t.int({
     description: 'Cancels every open order in scope; answers how many',

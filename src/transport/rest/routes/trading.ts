@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
+import { levelView, orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { int32, queryBool, queryInt, queryList, rfc3339, toRfc3339 } from '../codec.ts';
@@ -305,7 +305,7 @@ export function tradingRoutes(s: Services) {
       query: z.strictObject({ symbol: z.string().max(32), depth: queryInt(1, 500).optional() }),
       handler: async ({ query }) => {
         const { market: m, depth, sequence } = s.orders.depth(query.symbol, query.depth ?? 50);
-        const level = (l: { price: bigint; qty: bigint; orders: number }) => ({ price: formatScaled(l.price, 9), qty: formatScaled(l.qty, m.baseQuantityScale), orders: l.orders });
+        const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, m);
         return { symbol: m.symbol, sequence: sequence.toString(), bids: depth.bids.map(level), asks: depth.asks.map(level) };
       },
     }),
