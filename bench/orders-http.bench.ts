@@ -188,7 +188,7 @@ async function startChildServer(): Promise<Server> {
         clearTimeout(timer);
       }
       await cleanup();
-      if (err.trim()) console.log(`server stderr (last lines):\n${err.split('\n').slice(-20).join('\n')}`);
+      if (err.trim()) console.log(`server stderr (last lines):\n${err.split("\n").slice(-60).join("\n")}`);
     },
   };
 }

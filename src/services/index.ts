@@ -42,7 +42,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger });
   await orders.start();
   const ledger = createLedgerService({
     db,

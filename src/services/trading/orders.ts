@@ -9,6 +9,7 @@ import { feeOf, parseScaled, toE18 } from '../../domain/money.ts';
 import type { OrderCloseReason, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
+import type { SqlQueryable } from '../../infra/migrations.ts';
 import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { once } from '../idempotency.ts';
@@ -103,6 +104,8 @@ const CANCEL_REASONS: Record<string, CloseInfo> = {
 
 export interface OrdersDeps {
   db: Db;
+  /** Raw SQL on the same database: each batch is committed as one statement. */
+  sql: SqlQueryable;
   clock: Clock;
   markets: MarketCatalog;
   limiter: RateLimiter;
@@ -134,7 +137,7 @@ export function createOrdersService(deps: OrdersDeps) {
   const pubsub = createPubSub<Record<string, [OrderEventPayload | FillPayload]>>({ eventTarget: deps.events });
 
   const sequencer = new Sequencer(
-    (ws) => persistWriteSet(db, ws),
+    (ws) => persistWriteSet(deps.sql, ws),
     async (err) => {
       deps.logger.error({ err }, 'trading commit failed: rebuilding books and balances from the database');
       balances.reset();

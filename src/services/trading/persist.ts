@@ -1,64 +1,47 @@
-import type { Db } from '../../infra/database.ts';
-import type { LegRow, OrderRow, RiskLegRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
-
-const s = (v: bigint | number | null | undefined) => (v === null || v === undefined ? null : v.toString());
-
-const UPDATE_ORDERS = `
-UPDATE "Order" AS o SET
-  status = u.status::"OrderStatus", "isOpen" = u.is_open, "closeReason" = u.close_reason::"OrderCloseReason",
-  "cumQty" = u.cum_qty, "leavesQty" = u.leaves_qty, "origQty" = u.orig_qty, price = u.price,
-  "cumNotionalQ9" = u.cum_notional, "heldE18" = u.held, version = u.version,
-  "terminalAt" = u.terminal_at, "prioritySeq" = u.priority_seq, "updatedAt" = now()
-FROM (SELECT * FROM unnest(
-  $1::text[]::bigint[], $2::text[], $3::boolean[], $4::text[], $5::text[]::bigint[], $6::text[]::bigint[],
-  $7::text[]::bigint[], $8::text[]::bigint[], $9::text[]::numeric[], $10::text[]::numeric[], $11::int[],
-  $12::text[]::timestamptz[], $13::text[]::bigint[]
-) AS t(id, status, is_open, close_reason, cum_qty, leaves_qty, orig_qty, price, cum_notional, held, version, terminal_at, priority_seq)) AS u
-WHERE o.id = u.id`;
-
-// Deltas, applied in one statement; sorted keys give every transaction the same lock order.
-const UPSERT_BALANCES = `
-INSERT INTO "Balance" ("accountId", "ledgerAccount", "assetId", available, held, version, "updatedAt")
-SELECT a, l::"LedgerAccount", s, av, h, 1, now()
-FROM unnest($1::text[]::bigint[], $2::text[], $3::int[], $4::text[]::numeric[], $5::text[]::numeric[]) AS t(a, l, s, av, h)
-ON CONFLICT ("accountId", "ledgerAccount", "assetId") DO UPDATE SET
-  available = "Balance".available + EXCLUDED.available,
-  held = "Balance".held + EXCLUDED.held,
-  version = "Balance".version + 1,
-  "updatedAt" = now()`;
-
-const UPSERT_CLIENT_ORDER_IDS = `
-INSERT INTO "ClientOrderIdReservation" ("accountId", "clientOrderId", "orderId", "createdAt", "expiresAt")
-SELECT a, c, o, ca, ea FROM unnest($1::text[]::bigint[], $2::text[], $3::text[]::bigint[], $4::text[]::timestamptz[], $5::text[]::timestamptz[]) AS t(a, c, o, ca, ea)
-ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
-  "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`;
+import type { SqlQueryable } from '../../infra/migrations.ts';
+import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
 
 type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
+type Columns<R> = [keyof R & string, SqlType][];
 
 /**
- * A multi-row INSERT from one array per column (`unnest`): one statement and a handful
- * of parameters whatever the row count. Prisma's createMany renders every row and value
- * and costs about a millisecond of CPU per row here, which bounded order entry.
+ * One column as a PostgreSQL array literal (`{1,2,NULL}`, `{"a","b\"c"}`), passed as a
+ * single text parameter and cast in SQL. Both drivers (pg, PGlite) then send one string
+ * per column, whatever the row count, instead of escaping every element themselves.
  */
-async function insertRows<R>(tx: Tx, table: string, columns: [keyof R & string, SqlType][], rows: R[]): Promise<void> {
-  if (rows.length === 0) return;
-  const names = columns.map(([c]) => `"${c}"`).join(', ');
-  const casts = columns.map(([, t], i) => (t === 'boolean' ? `$${i + 1}::boolean[]` : t === 'text' ? `$${i + 1}::text[]` : `$${i + 1}::text[]::${t}[]`)).join(', ');
-  const params = columns.map(([c, t]) =>
-    rows.map((r) => {
-      const v = r[c] as Value;
-      if (v === null || v === undefined) return null;
-      if (t === 'boolean') return v;
-      return v instanceof Date ? v.toISOString() : String(v);
-    }),
-  );
-  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${casts})`, ...params);
+function arrayLiteral(values: Value[], type: SqlType): string {
+  const quoted = type === 'text' || type === 'timestamptz' || type.startsWith('"');
+  const parts = values.map((v) => {
+    if (v === null || v === undefined) return 'NULL';
+    if (type === 'boolean') return v ? 't' : 'f';
+    const text = v instanceof Date ? v.toISOString() : String(v);
+    return quoted ? `"${text.replace(/[\\"]/g, '\\$&')}"` : text;
+  });
+  return `{${parts.join(',')}}`;
 }
 
-type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+/** Accumulates the statement's parameters; each call adds one column and returns its typed reference. */
+class Params {
+  readonly values: string[] = [];
+  column(values: Value[], type: SqlType): string {
+    this.values.push(arrayLiteral(values, type));
+    return `$${this.values.length}::${type}[]`;
+  }
+}
 
-const ORDER_COLUMNS: [keyof OrderRow & string, SqlType][] = [
+/** `SELECT * FROM unnest(...)` over the given columns of `rows`. */
+function unnest<R>(params: Params, columns: Columns<R>, rows: R[], alias?: string): string {
+  const cols = columns.map(([c, t]) => params.column(rows.map((r) => r[c] as Value), t)).join(', ');
+  const names = columns.map(([c]) => `"${c}"`).join(', ');
+  return `(SELECT * FROM unnest(${cols})${alias ? ` AS ${alias}(${names})` : ''})`;
+}
+
+function insert<R>(params: Params, table: string, columns: Columns<R>, rows: R[]): string {
+  return `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) SELECT * FROM ${unnest(params, columns, rows)} AS t`;
+}
+
+const ORDER_COLUMNS: Columns<OrderRow> = [
   ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['symbolId', 'int'], ['clientOrderId', 'text'],
   ['side', '"Side"'], ['orderType', '"OrderType"'], ['tif', '"TimeInForce"'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'],
   ['closeReason', '"OrderCloseReason"'], ['price', 'bigint'], ['origQty', 'bigint'], ['cumQty', 'bigint'], ['leavesQty', 'bigint'],
@@ -69,95 +52,99 @@ const ORDER_COLUMNS: [keyof OrderRow & string, SqlType][] = [
   ['oco', 'boolean'],
 ];
 
-const RISK_LEG_COLUMNS: [keyof RiskLegRow & string, SqlType][] = [
+/** What can change on an order after it was inserted. */
+const ORDER_CHANGE_COLUMNS: Columns<OrderRow> = [
+  ['id', 'bigint'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'], ['closeReason', '"OrderCloseReason"'], ['cumQty', 'bigint'],
+  ['leavesQty', 'bigint'], ['origQty', 'bigint'], ['price', 'bigint'], ['cumNotionalQ9', 'numeric'], ['heldE18', 'numeric'],
+  ['version', 'int'], ['terminalAt', 'timestamptz'], ['prioritySeq', 'bigint'],
+];
+
+const RISK_LEG_COLUMNS: Columns<RiskLegRow> = [
   ['orderId', 'bigint'], ['kind', '"AttachedRiskLegKind"'], ['triggerPrice', 'bigint'], ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'],
   ['childPostOnly', 'boolean'], ['activationPrice', 'bigint'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
   ['trailingDistanceTicks', 'bigint'], ['trailingDistanceBps', 'int'], ['status', '"AttachedRiskLegStatus"'],
 ];
 
-const TRANSFER_COLUMNS: [keyof TransferRow & string, SqlType][] = [
+const TRANSFER_COLUMNS: Columns<TransferRow> = [
   ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'],
 ];
 
 type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null };
-const LEG_COLUMNS: [keyof LegInsert & string, SqlType][] = [
+const LEG_COLUMNS: Columns<LegInsert> = [
   ['transferId', 'bigint'], ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'],
   ['isDebit', 'boolean'], ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'],
   ['matchId', 'bigint'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'], ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
 ];
 
-const TRADE_COLUMNS: [keyof TradeRow & string, SqlType][] = [
+const TRADE_COLUMNS: Columns<TradeRow> = [
   ['symbolId', 'int'], ['matchId', 'bigint'], ['orderId', 'bigint'], ['accountId', 'bigint'], ['lineageId', 'text'], ['generation', 'int'],
   ['side', '"Side"'], ['price', 'bigint'], ['qty', 'bigint'], ['isMaker', 'boolean'], ['fee', 'numeric'], ['feeAsset', '"FeeAsset"'],
   ['feeIsRebate', 'boolean'], ['executedAt', 'timestamptz'], ['executedAtTsNs', 'bigint'], ['transferId', 'bigint'],
 ];
 
-/**
- * The sequencer runs one commit at a time; under load it may wait for a pooled connection
- * behind reads, which must not fail the batch (Prisma's defaults are 2 s and 5 s).
- */
-const COMMIT_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+const BALANCE_COLUMNS: Columns<BalanceDelta> = [
+  ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['available', 'numeric'], ['held', 'numeric'],
+];
 
-/** Writes one batch in one transaction: all of it becomes durable, or none of it. */
-export async function persistWriteSet(db: Db, ws: WriteSet): Promise<void> {
+type SequenceRow = { symbolId: number; lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint };
+const SEQUENCE_COLUMNS: Columns<SequenceRow> = [['symbolId', 'int'], ['lastMatchId', 'bigint'], ['lastPrioritySeq', 'bigint'], ['lastBookSeq', 'bigint']];
+
+type Reservation = WriteSet['clientOrderIds'][number];
+const RESERVATION_COLUMNS: Columns<Reservation> = [
+  ['accountId', 'bigint'], ['clientOrderId', 'text'], ['orderId', 'bigint'], ['createdAt', 'timestamptz'], ['expiresAt', 'timestamptz'],
+];
+
+/**
+ * The batch as one SQL statement of data-modifying CTEs: one round trip, and atomic
+ * without BEGIN/COMMIT (a statement commits whole or not at all). Every part sees the
+ * same snapshot, which is sound because the write set never touches a row twice: an
+ * order new in the batch is inserted with its final state, never also updated, and
+ * balance deltas are summed per key. Foreign keys are checked at the end of the
+ * statement, so a fill may reference an order inserted by a sibling part.
+ */
+export function writeSetStatement(ws: WriteSet): { text: string; values: string[] } {
+  const p = new Params();
+  const parts: string[] = [];
+  if (ws.newOrders.size > 0) parts.push(insert(p, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]));
+  if (ws.riskLegs.length > 0) parts.push(insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs));
+  if (ws.changedOrders.size > 0) {
+    const set = ORDER_CHANGE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
+    parts.push(`UPDATE "Order" AS o SET ${set.join(', ')}, "updatedAt" = now()
+      FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u0')} AS u WHERE o.id = u.id`);
+  }
+  if (ws.transfers.length > 0) {
+    parts.push(insert(p, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers));
+    const legs = ws.transfers.flatMap((t) => t.legs.map((l) => ({ ...l, transferId: t.id, timestampUs: t.timestampUs, symbolId: t.symbolId, matchId: t.matchId })));
+    if (legs.length > 0) parts.push(insert(p, 'LedgerTransferLeg', LEG_COLUMNS, legs));
+  }
+  if (ws.trades.length > 0) parts.push(insert(p, 'Trade', TRADE_COLUMNS, ws.trades));
+  if (ws.balances.size > 0) {
+    // Sorted keys give every statement the same row-lock order.
+    const deltas = [...ws.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
+    parts.push(`INSERT INTO "Balance" ("accountId", "ledgerAccount", "assetId", available, held, version, "updatedAt")
+      SELECT "accountId", "ledgerAccount", "assetId", available, held, 1, now() FROM ${unnest(p, BALANCE_COLUMNS, deltas, 'b0')} AS b
+      ON CONFLICT ("accountId", "ledgerAccount", "assetId") DO UPDATE SET
+        available = "Balance".available + EXCLUDED.available, held = "Balance".held + EXCLUDED.held,
+        version = "Balance".version + 1, "updatedAt" = now()`);
+  }
+  if (ws.sequences.size > 0) {
+    const rows = [...ws.sequences].map(([symbolId, s]) => ({ symbolId, ...s }));
+    parts.push(`UPDATE "MarketSequence" AS m SET "lastMatchId" = s."lastMatchId", "lastPrioritySeq" = s."lastPrioritySeq", "lastBookSeq" = s."lastBookSeq"
+      FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's0')} AS s WHERE m."symbolId" = s."symbolId"`);
+  }
+  if (ws.clientOrderIds.length > 0) {
+    parts.push(`INSERT INTO "ClientOrderIdReservation" ("accountId", "clientOrderId", "orderId", "createdAt", "expiresAt")
+      SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds)} AS c
+      ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
+        "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
+  }
+  const text = `WITH ${parts.map((sql, i) => `w${i} AS (${sql})`).join(',\n')} SELECT 1`;
+  return { text, values: p.values };
+}
+
+/** Writes one batch: all of it becomes durable, or none of it. */
+export async function persistWriteSet(sql: SqlQueryable, ws: WriteSet): Promise<void> {
   if (ws.isEmpty) return;
-  await db.$transaction(async (tx) => {
-    await insertRows(tx, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]);
-    await insertRows(tx, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs);
-    if (ws.changedOrders.size > 0) {
-      const rows = [...ws.changedOrders.values()];
-      await tx.$executeRawUnsafe(
-        UPDATE_ORDERS,
-        rows.map((o) => s(o.id)),
-        rows.map((o) => o.status),
-        rows.map((o) => o.isOpen),
-        rows.map((o) => o.closeReason),
-        rows.map((o) => s(o.cumQty)),
-        rows.map((o) => s(o.leavesQty)),
-        rows.map((o) => s(o.origQty)),
-        rows.map((o) => s(o.price)),
-        rows.map((o) => s(o.cumNotionalQ9)),
-        rows.map((o) => s(o.heldE18)),
-        rows.map((o) => o.version),
-        rows.map((o) => o.terminalAt?.toISOString() ?? null),
-        rows.map((o) => s(o.prioritySeq)),
-      );
-    }
-    await insertRows(tx, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers);
-    await insertRows(
-      tx,
-      'LedgerTransferLeg',
-      LEG_COLUMNS,
-      ws.transfers.flatMap((t) => t.legs.map((l) => ({ ...l, transferId: t.id, timestampUs: t.timestampUs, symbolId: t.symbolId, matchId: t.matchId }))),
-    );
-    await insertRows(tx, 'Trade', TRADE_COLUMNS, ws.trades);
-    if (ws.balances.size > 0) {
-      const deltas = [...ws.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
-      await tx.$executeRawUnsafe(
-        UPSERT_BALANCES,
-        deltas.map((d) => s(d.accountId)),
-        deltas.map((d) => d.ledgerAccount),
-        deltas.map((d) => d.assetId),
-        deltas.map((d) => s(d.available)),
-        deltas.map((d) => s(d.held)),
-      );
-    }
-    for (const [symbolId, seq] of ws.sequences) {
-      await tx.marketSequence.update({
-        where: { symbolId },
-        data: { lastMatchId: seq.lastMatchId, lastPrioritySeq: seq.lastPrioritySeq, lastBookSeq: seq.lastBookSeq },
-      });
-    }
-    if (ws.clientOrderIds.length > 0) {
-      const r = ws.clientOrderIds;
-      await tx.$executeRawUnsafe(
-        UPSERT_CLIENT_ORDER_IDS,
-        r.map((x) => s(x.accountId)),
-        r.map((x) => x.clientOrderId),
-        r.map((x) => s(x.orderId)),
-        r.map((x) => x.createdAt.toISOString()),
-        r.map((x) => x.expiresAt.toISOString()),
-      );
-    }
-  }, COMMIT_OPTIONS);
+  const { text, values } = writeSetStatement(ws);
+  await sql.query(text, values);
 }

@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/infra/database.ts';
+import { api } from '../helpers/auth.ts';
+import { startTestApp, tempDir, testDatabase } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+
+/**
+ * A batch is committed as one statement whose columns travel as PostgreSQL array
+ * literals (src/services/trading/persist.ts). Both engines must store exactly what was
+ * sent, whatever characters a client order id holds, and every part of a fill must land.
+ */
+const AWKWARD_IDS = ['q"uo\\te,{x}', 'NULL', 'null', '{}', 'a,b"', '\\'];
+
+const engines: [string, () => Promise<{ database: Database; dispose(): Promise<void> }>][] = [
+  [
+    'PostgreSQL',
+    async () => {
+      const database = await testDatabase();
+      return { database, dispose: () => database.drop() };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const { dir, remove } = await tempDir();
+      const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+      return {
+        database,
+        async dispose() {
+          await database.close();
+          await remove();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(engines)('one-statement commit on %s', (_name, open) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it('stores awkward client order ids verbatim and settles a fill in full', async () => {
+    const { database, dispose } = await open();
+    cleanups.push(dispose);
+    const server = await startTestApp({ database });
+    cleanups.push(() => server.close());
+
+    const seller = await trader(server.url, { BTC: '1' });
+    const buyer = await trader(server.url, { USDC: '100000' });
+    for (const clientOrderId of AWKWARD_IDS) {
+      const r = await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', clientOrderId, limitGtc: { price: '30000' } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const got = await api(server.url, 'GET', `/v1/orders/by-client-order-id/${encodeURIComponent(clientOrderId)}`, undefined, seller.auth);
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      expect(got.body.order).toMatchObject({ orderId: r.body.orderId, clientOrderId, status: 'NEW' });
+    }
+    const stored = await database.prisma.order.findMany({ where: { clientOrderId: { not: null } }, select: { clientOrderId: true } });
+    expect(stored.map((o) => o.clientOrderId).sort()).toEqual([...AWKWARD_IDS].sort());
+
+    const bid = await placeOrder(server.url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.03', limitIoc: { price: '30000' } });
+    expect(bid.status, JSON.stringify(bid.body)).toBe(200);
+    const filled = await api(server.url, 'GET', `/v1/orders/${bid.body.orderId}`, undefined, buyer.auth);
+    expect(filled.body.order).toMatchObject({ status: 'FILLED', cumQty: '0.03', avgPx: '30000' });
+
+    expect(await database.prisma.trade.count()).toBe(6);
+    const legSums = await database.sql.query<{ assetId: number; sum: string }>(
+      'SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS sum FROM "LedgerTransferLeg" GROUP BY "assetId"',
+    );
+    for (const row of legSums) expect(row.sum).toMatch(/^-?0$/);
+    // 0.03 BTC at 30000 is 900 USDC, plus the 0.15% taker fee.
+    expect((await balancesOf(server.url, buyer))['TRADING:USDC']).toEqual({ available: '99098.65', held: '0' });
+    const sequence = await database.prisma.marketSequence.findFirstOrThrow({ where: { market: { symbol: 'BTC-USDC' } } });
+    expect(sequence.lastMatchId).toBeGreaterThanOrEqual(3n);
+  });
+});
