@@ -115,7 +115,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const key = await loadKey(keyId);
     if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
     const message = Buffer.from(signingString(timestamp, req.method, req.target, req.rawBody), 'utf8');
-    if (!BASE64_SIGNATURE.test(signature) || !verifyEd25519(key.publicKey, message, Buffer.from(signature, 'base64'))) {
+    if (!BASE64_SIGNATURE.test(signature) || !(await verifyEd25519(key.publicKey, message, Buffer.from(signature, 'base64')))) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
     if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');

@@ -8,8 +8,8 @@ import { ed25519PublicKeyObject, signingString, verifyEd25519 } from '../../src/
 ed.hashes.sha512 = sha512;
 
 /** The server verifies with node:crypto; clients sign with @noble/ed25519. Both must agree. */
-function both(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) {
-  const node = verifyEd25519(ed25519PublicKeyObject(publicKey), message, signature);
+async function both(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) {
+  const node = await verifyEd25519(ed25519PublicKeyObject(publicKey), message, signature);
   let noble: boolean;
   try {
     noble = ed.verify(signature, message, publicKey);
@@ -40,22 +40,22 @@ describe('Ed25519 verification: node:crypto agrees with @noble/ed25519', () => {
   const secretKey = ed.utils.randomSecretKey();
   const publicKey = ed.getPublicKey(secretKey);
 
-  it('on valid signatures of arbitrary messages', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), (message) => {
-        const r = both(publicKey, message, ed.sign(message, secretKey));
+  it('on valid signatures of arbitrary messages', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (message) => {
+        const r = await both(publicKey, message, ed.sign(message, secretKey));
         expect(r).toEqual({ node: true, noble: true });
       }),
       { numRuns: 60 },
     );
   });
 
-  it('on corrupted signatures and messages', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 100 }), fc.nat(63), fc.integer({ min: 1, max: 255 }), (message, at, flip) => {
+  it('on corrupted signatures and messages', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 100 }), fc.nat(63), fc.integer({ min: 1, max: 255 }), async (message, at, flip) => {
         const signature = ed.sign(message, secretKey);
         signature[at] = (signature[at] as number) ^ flip;
-        const r = both(publicKey, message, signature);
+        const r = await both(publicKey, message, signature);
         expect(r.node).toBe(r.noble);
         expect(r.node).toBe(false);
       }),
@@ -63,22 +63,22 @@ describe('Ed25519 verification: node:crypto agrees with @noble/ed25519', () => {
     );
   });
 
-  it('on malformed signatures: wrong lengths, all zeros, all ones', () => {
+  it('on malformed signatures: wrong lengths, all zeros, all ones', async () => {
     const message = new TextEncoder().encode('m');
     for (const signature of [new Uint8Array(0), new Uint8Array(63), new Uint8Array(65), new Uint8Array(64), new Uint8Array(64).fill(255)]) {
-      const r = both(publicKey, message, signature);
+      const r = await both(publicKey, message, signature);
       expect(r.node).toBe(r.noble);
       expect(r.node).toBe(false);
     }
   });
 
-  it('on a non-canonical S (S + L): both reject the malleated signature', () => {
+  it('on a non-canonical S (S + L): both reject the malleated signature', async () => {
     const message = new TextEncoder().encode('malleable?');
     const signature = ed.sign(message, secretKey);
     const s = fromLe(signature.subarray(32));
     const malleated = new Uint8Array(signature);
     malleated.set(leBytes(s + L), 32);
-    const r = both(publicKey, message, malleated);
+    const r = await both(publicKey, message, malleated);
     expect(r).toEqual({ node: false, noble: false });
   });
 });

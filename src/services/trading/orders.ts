@@ -153,6 +153,7 @@ export function createOrdersService(deps: OrdersDeps) {
     engines.clear();
     open.clear();
     retainedClientIds.clear();
+    pendingClientIds.clear();
     for (const market of markets.markets) {
       const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
       const engine = new OrderBook({

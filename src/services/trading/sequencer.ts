@@ -7,80 +7,139 @@ interface Job {
   reject(err: unknown): void;
 }
 
+/** Jobs applied to memory and not yet durable, with what they return and publish once committed. */
+interface Group {
+  ws: WriteSet;
+  settled: { job: Job; ok: boolean; value: unknown }[];
+  afterCommit: (() => void)[];
+  /** Resolves once the group is committed or refused. */
+  done: Promise<void>;
+  finish(): void;
+}
+
+/** Longest pause between attempts to rebuild the state after a failed commit. */
+const MAX_REBUILD_BACKOFF_MS = 5_000;
+
+const notDurable = (cause: unknown) =>
+  new ApiError('unavailable', 'the order could not be made durable; nothing was done', { code: 'COMMIT_FAILED', cause });
+
 /**
- * The one writer of trading state. Jobs run one at a time against the in-memory books
- * and balances (synchronously, so nothing interleaves), adding their changes to the
- * batch's write set; the batch is committed to PostgreSQL in one transaction, and only
- * then are its jobs answered and their events published (group commit: jobs arriving
- * during a commit form the next batch). A job must validate before it mutates: one that
- * throws is answered with its error and must have changed nothing.
+ * The one writer of trading state, with group commit. A submitted job runs at once
+ * against the in-memory books and balances (synchronously, so nothing interleaves),
+ * adding its changes to the open group's write set. One commit is in flight at a time;
+ * the moment it returns, everything applied meanwhile is committed as the next group, in
+ * one transaction, and only then are its jobs answered and their events published. So
+ * memory runs at most one group ahead of the database, and a commit never waits for
+ * jobs to be applied.
+ *
+ * A job must validate before it mutates: one that throws is answered with its error and
+ * must have changed nothing. When a commit fails, memory is ahead of the database by that
+ * group and by the open one applied on top of it: both are refused (neither was
+ * acknowledged), the state is rebuilt from the database, and jobs submitted meanwhile
+ * wait for the rebuild.
  */
 export class Sequencer {
-  private queue: Job[] = [];
-  private draining = false;
-  private readonly afterCommit: (() => void)[] = [];
-  private idle: Promise<void> = Promise.resolve();
+  private open: Group = Sequencer.group();
+  private inFlight: Group | undefined;
+  private committing: Promise<void> | undefined;
+  /** Jobs held back while the state is rebuilt after a failed commit. */
+  private waiting: Job[] | undefined;
 
   constructor(
     private readonly commit: (ws: WriteSet) => Promise<void>,
     /** After a failed commit the in-memory state is ahead of the database: rebuild it. */
     private readonly recover: (err: unknown) => Promise<void>,
-    private readonly maxBatch = 1000,
   ) {}
+
+  private static group(): Group {
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    return { ws: new WriteSet(), settled: [], afterCommit: [], done, finish };
+  }
 
   submit<T>(apply: (ws: WriteSet) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ apply, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.draining) this.idle = this.drain();
+      const job: Job = { apply, resolve: resolve as (v: unknown) => void, reject };
+      if (this.waiting) this.waiting.push(job);
+      else this.run(job);
     });
   }
 
-  /** Runs `fn` once the current batch is durable (for publishing its events). */
+  /** Runs `fn` once the changes of the job now running are durable (for publishing its events). */
   onCommit(fn: () => void): void {
-    this.afterCommit.push(fn);
+    this.open.afterCommit.push(fn);
   }
 
-  /** Resolves when every submitted job has been committed or rejected. */
+  /** Resolves when every job submitted before the call has been committed or refused. */
   async flushed(): Promise<void> {
-    await this.idle;
+    while (this.waiting) await this.committing;
+    const last = this.open.settled.length > 0 ? this.open : this.inFlight;
+    await last?.done;
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
+  private run(job: Job): void {
+    const mark = this.open.afterCommit.length;
     try {
-      while (this.queue.length > 0) {
-        // Let jobs submitted in the same tick join this batch.
-        await new Promise<void>((r) => setImmediate(r));
-        const batch = this.queue.splice(0, this.maxBatch);
-        const ws = new WriteSet();
-        const outcomes = batch.map((job) => {
-          try {
-            return { ok: true as const, value: job.apply(ws) };
-          } catch (err) {
-            return { ok: false as const, err };
-          }
-        });
-        const published = this.afterCommit.splice(0);
-        try {
-          await this.commit(ws);
-        } catch (err) {
-          const unavailable = new ApiError('unavailable', 'the order could not be made durable; nothing was done', {
-            code: 'COMMIT_FAILED',
-            cause: err,
-          });
-          batch.forEach((job) => job.reject(unavailable));
-          await this.recover(err);
-          continue;
-        }
-        batch.forEach((job, i) => {
-          const o = outcomes[i] as (typeof outcomes)[number];
-          if (o.ok) job.resolve(o.value);
-          else job.reject(o.err);
-        });
-        for (const fn of published) fn();
+      this.open.settled.push({ job, ok: true, value: job.apply(this.open.ws) });
+    } catch (err) {
+      // A refused job changed nothing, so it publishes nothing either.
+      this.open.afterCommit.length = mark;
+      this.open.settled.push({ job, ok: false, value: err });
+    }
+    if (!this.committing) this.committing = this.commitLoop();
+  }
+
+  private async commitLoop(): Promise<void> {
+    // Let the jobs submitted in the same tick join the first group.
+    await new Promise<void>((r) => setImmediate(r));
+    while (this.open.settled.length > 0) {
+      const group = this.open;
+      this.open = Sequencer.group();
+      this.inFlight = group;
+      try {
+        await this.commit(group.ws);
+      } catch (err) {
+        await this.refuseAndRebuild([group, this.open], err);
+        continue;
+      } finally {
+        this.inFlight = undefined;
       }
-    } finally {
-      this.draining = false;
+      for (const { job, ok, value } of group.settled) {
+        if (ok) job.resolve(value);
+        else job.reject(value);
+      }
+      for (const fn of group.afterCommit) fn();
+      group.finish();
+    }
+    this.committing = undefined;
+  }
+
+  private async refuseAndRebuild(groups: Group[], err: unknown): Promise<void> {
+    this.waiting = [];
+    this.open = Sequencer.group();
+    this.refuse(groups, notDurable(err));
+    // Until the rebuild succeeds memory cannot be trusted: jobs wait for the next attempt
+    // and are refused if it fails too.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.recover(err);
+        break;
+      } catch (rebuildErr) {
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, MAX_REBUILD_BACKOFF_MS)));
+        const held = this.waiting;
+        this.waiting = [];
+        for (const job of held) job.reject(notDurable(rebuildErr));
+      }
+    }
+    const held = this.waiting;
+    this.waiting = undefined;
+    for (const job of held) this.run(job);
+  }
+
+  private refuse(groups: Group[], refusal: ApiError): void {
+    for (const g of groups) {
+      for (const { job, ok, value } of g.settled) job.reject(ok ? refusal : value);
+      g.finish();
     }
   }
 }

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors.ts';
+import { Sequencer } from '../../src/services/trading/sequencer.ts';
+import type { WriteSet } from '../../src/services/trading/writeSet.ts';
+
+/**
+ * The sequencer's contract, against a commit function the test controls: jobs are answered
+ * only after their group is durable, a failed commit refuses everything applied on top of
+ * the last durable state, and nothing runs against memory while it is being rebuilt.
+ */
+function harness() {
+  const commits: { size: number; release(): void; fail(err: Error): void }[] = [];
+  const recovered: unknown[] = [];
+  let state = 0;
+  let durable = 0;
+  let recoverGate: Promise<void> | undefined;
+  const sequencer = new Sequencer(
+    (ws: WriteSet) =>
+      new Promise<void>((resolve, reject) => {
+        const size = ws.trades.length;
+        commits.push({
+          size,
+          release: () => {
+            durable = state;
+            resolve();
+          },
+          fail: reject,
+        });
+      }),
+    async (err) => {
+      recovered.push(err);
+      await recoverGate;
+      state = durable;
+    },
+  );
+  /** A job that changes the shared state and marks its write set (one trade row per job). */
+  const job = (n: number) =>
+    sequencer.submit((ws) => {
+      state += n;
+      ws.trades.push({} as never);
+      return state;
+    });
+  const tick = () => new Promise<void>((r) => setImmediate(r));
+  return {
+    sequencer,
+    commits,
+    recovered,
+    job,
+    tick,
+    get state() {
+      return state;
+    },
+    holdRecovery() {
+      let release!: () => void;
+      recoverGate = new Promise<void>((r) => (release = r));
+      return release;
+    },
+  };
+}
+
+describe('Sequencer', () => {
+  it('answers a job only after its group commits, and commits what arrived meanwhile as the next group', async () => {
+    const h = harness();
+    const answered: number[] = [];
+    const a = h.job(1).then((v) => answered.push(v));
+    const b = h.job(2).then((v) => answered.push(v));
+    await h.tick();
+    expect(h.commits.map((c) => c.size)).toEqual([2]);
+    const c = h.job(3).then((v) => answered.push(v));
+    const d = h.job(4).then((v) => answered.push(v));
+    await h.tick();
+    expect(answered).toEqual([]);
+    // One commit in flight at a time: the second group waits for the first.
+    expect(h.commits).toHaveLength(1);
+    h.commits[0]!.release();
+    await Promise.all([a, b]);
+    expect(answered).toEqual([1, 3]);
+    await h.tick();
+    expect(h.commits.map((x) => x.size)).toEqual([2, 2]);
+    h.commits[1]!.release();
+    await Promise.all([c, d]);
+    expect(answered).toEqual([1, 3, 6, 10]);
+  });
+
+  it('answers a refused job with its own error, after the group commits, and drops what it registered for publication', async () => {
+    const h = harness();
+    const published: string[] = [];
+    const bad = h.sequencer.submit(() => {
+      h.sequencer.onCommit(() => published.push('bad'));
+      throw new ApiError('invalid-argument', 'no');
+    });
+    const good = h.sequencer.submit((ws) => {
+      ws.trades.push({} as never);
+      h.sequencer.onCommit(() => published.push('good'));
+      return 'ok';
+    });
+    const settled = Promise.allSettled([bad, good]);
+    await h.tick();
+    h.commits[0]!.release();
+    const [r1, r2] = await settled;
+    expect(r1).toMatchObject({ status: 'rejected', reason: { key: 'invalid-argument' } });
+    expect(r2).toEqual({ status: 'fulfilled', value: 'ok' });
+    expect(published).toEqual(['good']);
+  });
+
+  it('refuses the failed group and the one applied on top of it, rebuilds, then runs held jobs on the rebuilt state', async () => {
+    const h = harness();
+    const first = h.job(1);
+    await h.tick();
+    h.commits[0]!.release();
+    await expect(first).resolves.toBe(1);
+
+    const failing = h.job(10);
+    await h.tick();
+    const onTop = h.job(100);
+    expect(h.state).toBe(111);
+    const releaseRecovery = h.holdRecovery();
+    const outcomes = Promise.allSettled([failing, onTop]);
+    h.commits[1]!.fail(new Error('disk full'));
+    for (const o of await outcomes) expect(o).toMatchObject({ status: 'rejected', reason: { key: 'unavailable', code: 'COMMIT_FAILED' } });
+    expect(h.recovered).toHaveLength(1);
+
+    // Submitted during the rebuild: held (not applied to the stale 111), then applied to the rebuilt state.
+    const held = h.job(5);
+    await h.tick();
+    expect(h.state).toBe(111);
+    releaseRecovery();
+    await h.tick();
+    await h.tick();
+    expect(h.state).toBe(6);
+    expect(h.commits).toHaveLength(3);
+    h.commits[2]!.release();
+    await expect(held).resolves.toBe(6);
+  });
+
+  it('flushed() waits for what was submitted before it, not for later jobs', async () => {
+    const h = harness();
+    const before = h.job(1);
+    let flushed = false;
+    const f = h.sequencer.flushed().then(() => (flushed = true));
+    await h.tick();
+    const after = h.job(2);
+    await h.tick();
+    expect(flushed).toBe(false);
+    h.commits[0]!.release();
+    await f;
+    await before;
+    expect(flushed).toBe(true);
+    await h.tick();
+    h.commits[1]!.release();
+    await after;
+  });
+});
