@@ -50,6 +50,24 @@ describe('order validation', () => {
     expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '10', held: '0' });
   });
 
+  it('accepts one order per clientOrderId, however the duplicates race it across commits', async () => {
+    const t = await trader(server.url, { USDC: '100000' });
+    // Staggered, so some duplicates are checked before the first one commits and run after it.
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, (i % 8) * 3));
+        return placeOrder(server.url, t, gtc('BUY', '0.01', '100', { clientOrderId: 'only-once' }));
+      }),
+    );
+    expect(attempts.map((a) => a.status).sort()).toEqual([200, ...Array<number>(39).fill(409)]);
+    expect(attempts.find((a) => a.status === 409)?.body.code).toBe('CONFLICT_DUPLICATE_CLIENT_ORDER_ID');
+    const open = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
+    expect(open.body.orders).toHaveLength(1);
+    // A replacement may not take a retained id either.
+    const r = await api(server.url, 'POST', '/v1/orders/replace', { orderId: open.body.orders[0].orderId, order: gtc('BUY', '0.01', '101', { clientOrderId: 'only-once' }) }, t.auth);
+    expect(r.status).toBe(409);
+  });
+
   it('rejects GTD expiries outside 1 second to 30 days', async () => {
     const t = await trader(server.url, { USDC: '1000' });
     for (const ms of [500, 31 * 24 * 3600 * 1000]) {

@@ -131,8 +131,6 @@ export function createOrdersService(deps: OrdersDeps) {
   const books = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
   const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
-  /** Client order ids accepted but maybe not yet committed, per account. */
-  const pendingClientIds = new Set<string>();
   const vipTiers = new Map<bigint, { tier: number; at: number }>();
   const pubsub = createPubSub<Record<string, [OrderEventPayload | FillPayload]>>({ eventTarget: deps.events });
 
@@ -152,8 +150,8 @@ export function createOrdersService(deps: OrdersDeps) {
     transferIds = await MonotonicIds.after(db, 'LedgerTransfer');
     engines.clear();
     open.clear();
-    retainedClientIds.clear();
-    pendingClientIds.clear();
+    // Every group not yet committed was refused: the database holds every retained id.
+    clientIds.clear();
     for (const market of markets.markets) {
       const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
       const engine = new OrderBook({
@@ -569,26 +567,37 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /**
-   * Retained client order ids, per account: read from the database once, then kept here
-   * (this process is the only writer), so an order with a clientOrderId costs no extra read.
+   * Per account, every client order id taken by an order (committed or in a group not yet
+   * committed) with the time its retention ends. Read from the database once, then kept
+   * here by the only writer; jobs check and take ids synchronously, so two orders can
+   * never both take one, and an order with a clientOrderId costs no extra read.
    */
-  const retainedClientIds = new Map<bigint, Promise<Map<string, number>>>();
+  const clientIds = new Map<bigint, Map<string, number>>();
+  const clientIdLoads = new Map<bigint, Promise<void>>();
 
-  async function checkClientOrderId(account: AccountRef, clientOrderId: string | undefined, now: Date) {
-    if (clientOrderId === undefined) return;
-    let retained = retainedClientIds.get(account.id);
-    if (!retained) {
-      retained = db.clientOrderIdReservation
-        .findMany({ where: { accountId: account.id, expiresAt: { gt: now } }, select: { clientOrderId: true, expiresAt: true } })
-        .then((rows) => new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])));
-      retainedClientIds.set(account.id, retained);
+  /** Makes sure the account's ids are in memory before a job that may take one is submitted. */
+  async function loadClientIds(accountId: bigint, clientOrderId: string | undefined): Promise<void> {
+    if (clientOrderId === undefined || clientIds.has(accountId)) return;
+    let load = clientIdLoads.get(accountId);
+    if (!load) {
+      load = db.clientOrderIdReservation
+        .findMany({ where: { accountId, expiresAt: { gt: clock.now() } }, select: { clientOrderId: true, expiresAt: true } })
+        .then((rows) => {
+          if (!clientIds.has(accountId)) clientIds.set(accountId, new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])));
+        })
+        .finally(() => clientIdLoads.delete(accountId));
+      clientIdLoads.set(accountId, load);
     }
-    const until = (await retained).get(clientOrderId);
-    if (until !== undefined && until > now.getTime()) throw duplicateClientOrderId();
+    await load;
   }
 
-  function retainClientOrderId(accountId: bigint, clientOrderId: string, until: Date) {
-    void retainedClientIds.get(accountId)?.then((m) => m.set(clientOrderId, until.getTime()));
+  /** Inside a job: refuses a client order id still retained or taken by an order in flight. */
+  function checkClientOrderId(accountId: bigint, clientOrderId: string | undefined, now: Date): void {
+    if (clientOrderId === undefined) return;
+    const ids = clientIds.get(accountId);
+    // Only a rebuild (after a failed commit) between loading and running the job gets here.
+    if (!ids) throw new ApiError('unavailable', 'the order could not be checked for a duplicate clientOrderId; retry', { code: 'RETRY' });
+    if ((ids.get(clientOrderId) ?? 0) > now.getTime()) throw duplicateClientOrderId();
   }
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
@@ -607,8 +616,7 @@ export function createOrdersService(deps: OrdersDeps) {
     const { account, market, v, input, now, nowNs } = ctx;
     const engine = engineOf(market);
     const clientOrderId = input.order.clientOrderId;
-    const pendingKey = clientOrderId !== undefined ? `${account.id}:${clientOrderId}` : undefined;
-    if (pendingKey && pendingClientIds.has(pendingKey)) throw duplicateClientOrderId();
+    checkClientOrderId(account.id, clientOrderId, now);
     let protection: bigint | undefined;
     if (v.variant === 'marketIoc') {
       const m = input.order.marketIoc!;
@@ -677,12 +685,10 @@ export function createOrdersService(deps: OrdersDeps) {
     const rejected = events.find((e) => e.type === 'rejected');
     if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
     applyEvents(ws, market, events, nowNs, now, new Set([id]));
-    if (clientOrderId !== undefined && pendingKey) {
-      pendingClientIds.add(pendingKey);
-      sequencer.onCommit(() => pendingClientIds.delete(pendingKey));
+    if (clientOrderId !== undefined) {
       const expiresAt = new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS);
+      clientIds.get(account.id)?.set(clientOrderId, expiresAt.getTime());
       ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt });
-      sequencer.onCommit(() => retainClientOrderId(account.id, clientOrderId, expiresAt));
     }
     return {
       orderId: publicId,
@@ -724,7 +730,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = clock.now();
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
-      await checkClientOrderId(account, input.order.clientOrderId, now);
+      await loadClientIds(account.id, input.order.clientOrderId);
       await balances.load(refsFor([account.id], market));
       await loadTiers([account.id]);
       return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
@@ -747,7 +753,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const v = validateCreate({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
-      await checkClientOrderId(account, input.order.clientOrderId, now);
+      await loadClientIds(account.id, input.order.clientOrderId);
       await balances.load(refsFor([account.id], market));
       await loadTiers([account.id]);
       return sequencer.submit((ws) => {
@@ -755,7 +761,7 @@ export function createOrdersService(deps: OrdersDeps) {
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         // Everything that can refuse the replacement is checked before the old order is touched.
         const clientOrderId = input.order.clientOrderId;
-        if (clientOrderId !== undefined && pendingClientIds.has(`${account.id}:${clientOrderId}`)) throw duplicateClientOrderId();
+        checkClientOrderId(account.id, clientOrderId, now);
         const { hold, ref } = reservationFor(market, account, v, input.order);
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
         engineOf(market).cancel(old.id);
