@@ -268,13 +268,14 @@ describe('replace', () => {
     const old = (await api(server.url, 'GET', `/v1/orders/${g1.body.orderId}`, undefined, maker.auth)).body.order;
     expect(old).toMatchObject({ status: 'REPLACED', cumQty: '4', leavesQty: '0' });
     const g2 = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
-    expect(g2).toMatchObject({ lineage: { generation: 2, id: g1.body.orderId }, inheritedCumQty: '4', cumQty: '4', origQty: '5', leavesQty: '5', price: '201' });
+    expect(g2).toMatchObject({ lineage: { generation: 2, id: g1.body.orderId }, inheritedCumQty: '4', cumQty: '4', avgPx: '200', origQty: '5', leavesQty: '5', price: '201' });
     // 6 SOL were reserved before; now only the new 5.
     expect((await balancesOf(server.url, maker))['TRADING:SOL']).toEqual({ available: '91', held: '5' });
 
     await placeOrder(server.url, taker, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '201' } });
     const g2after = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
-    expect(g2after).toMatchObject({ cumQty: '6', leavesQty: '3', status: 'PARTIALLY_FILLED' });
+    // Across the lineage: (4 x 200 + 2 x 201) / 6.
+    expect(g2after).toMatchObject({ cumQty: '6', avgPx: '200.333333333', leavesQty: '3', status: 'PARTIALLY_FILLED' });
 
     const lineage = await api(server.url, 'GET', `/v1/spot/trades?lineageId=${g1.body.orderId}`, undefined, maker.auth);
     expect(lineage.body.trades.map((t: { qty: string }) => t.qty).sort()).toEqual(['2', '4']);

@@ -188,7 +188,7 @@ export function createOrdersService(deps: OrdersDeps) {
       await loadTiers(makers);
       for (const r of rows) {
         const { account, ...row } = r;
-        open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
+        open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), inheritedNotionalQ9: BigInt(row.inheritedNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
       }
       engines.set(market.symbolId, engine);
       const depth = engine.depth();
@@ -563,7 +563,7 @@ export function createOrdersService(deps: OrdersDeps) {
     input: { order: CreateOrderInput['order'] };
     now: Date;
     nowNs: bigint;
-    lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; replacesOrderId: bigint };
+    lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; inheritedNotionalQ9: bigint; replacesOrderId: bigint };
   }
 
   /**
@@ -645,6 +645,7 @@ export function createOrdersService(deps: OrdersDeps) {
       leavesQty: v.qty,
       inheritedCumQty: ctx.lineage?.inheritedCumQty ?? 0n,
       cumNotionalQ9: 0n,
+      inheritedNotionalQ9: ctx.lineage?.inheritedNotionalQ9 ?? 0n,
       feeAsset: v.feeAsset,
       postOnly: v.postOnly,
       stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
@@ -776,7 +777,7 @@ export function createOrdersService(deps: OrdersDeps) {
           input: { order: input.order },
           now,
           nowNs,
-          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty: live.inheritedCumQty + live.cumQty, replacesOrderId: live.id },
+          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty: live.inheritedCumQty + live.cumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id },
         });
       });
     },

@@ -45,7 +45,7 @@ const ORDER_COLUMNS: Columns<OrderRow> = [
   ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['symbolId', 'int'], ['clientOrderId', 'text'],
   ['side', '"Side"'], ['orderType', '"OrderType"'], ['tif', '"TimeInForce"'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'],
   ['closeReason', '"OrderCloseReason"'], ['price', 'bigint'], ['origQty', 'bigint'], ['cumQty', 'bigint'], ['leavesQty', 'bigint'],
-  ['inheritedCumQty', 'bigint'], ['cumNotionalQ9', 'numeric'], ['feeAsset', '"FeeAsset"'], ['postOnly', 'boolean'], ['stpMode', '"StpMode"'],
+  ['inheritedCumQty', 'bigint'], ['inheritedNotionalQ9', 'numeric'], ['cumNotionalQ9', 'numeric'], ['feeAsset', '"FeeAsset"'], ['postOnly', 'boolean'], ['stpMode', '"StpMode"'],
   ['expireAt', 'timestamptz'], ['expireAtTsNs', 'bigint'], ['createdAt', 'timestamptz'], ['acceptedAtTsNs', 'bigint'], ['terminalAt', 'timestamptz'],
   ['lineageId', 'text'], ['generation', 'int'], ['replacesOrderId', 'bigint'], ['marketClientRefPrice', 'bigint'], ['marketMaxSlippageBps', 'int'],
   ['marketMaxSlippageTicks', 'int'], ['submittedMaxQuoteDebit', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['prioritySeq', 'bigint'],

@@ -6,8 +6,9 @@ import type { OrderRow, RiskLegRow, TradeRow } from './writeSet.ts';
 type Decimalish = bigint | { toFixed(digits?: number): string };
 
 /** A stored order or the engine's in-memory row: both render the same way. */
-export type OrderLike = Omit<OrderRow, 'cumNotionalQ9' | 'heldE18'> & {
+export type OrderLike = Omit<OrderRow, 'cumNotionalQ9' | 'inheritedNotionalQ9' | 'heldE18'> & {
   cumNotionalQ9: Decimalish;
+  inheritedNotionalQ9: Decimalish;
   batchRequestId?: string | null;
   originScope?: Order['originScope'];
   originTriggerType?: Order['originTriggerType'];
@@ -23,7 +24,9 @@ export type TradeLike = Omit<TradeRow, 'fee' | 'transferId'> & { fee: Decimalish
  */
 /** Spec 2.7, rendered from the stored row. */
 export function orderView(o: OrderLike, market: Market) {
-  const avg = o.cumQty > 0n ? decimalToBigInt(o.cumNotionalQ9) / o.cumQty : 0n;
+  // Across the lineage, as cumQty (spec 2.7).
+  const lineageQty = o.inheritedCumQty + o.cumQty;
+  const avg = lineageQty > 0n ? (decimalToBigInt(o.inheritedNotionalQ9) + decimalToBigInt(o.cumNotionalQ9)) / lineageQty : 0n;
   const bs = market.baseQuantityScale;
   return {
     orderId: o.publicId,

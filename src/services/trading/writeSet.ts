@@ -22,6 +22,7 @@ export interface OrderRow {
   leavesQty: bigint;
   inheritedCumQty: bigint;
   cumNotionalQ9: bigint;
+  inheritedNotionalQ9: bigint;
   feeAsset: FeeAsset;
   postOnly: boolean;
   stpMode: StpMode;
