@@ -141,18 +141,34 @@ describe('cancellation', () => {
   it('cancels a batch with per-item results, and answers a repeated requestId without re-executing', async () => {
     const t = await trader(server.url, { USDC: '10000' });
     const a = await placeOrder(server.url, t, gtc('BUY', '0.01', '100', { clientOrderId: 'batch-a' }));
-    const body = { requestId: 'batch-1', items: [{ orderId: a.body.orderId }, { clientOrderId: 'nope' }, { orderId: 'unknownId' }] };
+    const b = await placeOrder(server.url, t, gtc('BUY', '0.01', '100', { clientOrderId: 'batch-b' }));
+    const c = await placeOrder(server.url, t, gtc('BUY', '0.01', '100', { clientOrderId: 'batch-c' }));
+    const items = [
+      { orderId: a.body.orderId },
+      { clientOrderId: 'nope' },
+      { orderId: 'unknownId' },
+      // Both ids (spec: "and/or"): accepted when they name the same order, not found otherwise.
+      { orderId: b.body.orderId, clientOrderId: 'batch-b' },
+      { orderId: c.body.orderId, clientOrderId: 'batch-b' },
+    ];
+    const body = { requestId: 'batch-1', items };
     const first = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
-      acceptedCount: 1,
-      rejectedCount: 2,
+      acceptedCount: 2,
+      rejectedCount: 3,
       results: [
         { orderId: a.body.orderId, status: 'ACCEPTED' },
         { orderId: '', clientOrderId: 'nope', status: 'REJECTED', code: 'ORDER_NOT_FOUND', error: { code: 'ORDER_NOT_FOUND', violations: [] } },
         { orderId: 'unknownId', status: 'REJECTED', code: 'ORDER_NOT_FOUND' },
+        { orderId: b.body.orderId, clientOrderId: 'batch-b', status: 'ACCEPTED' },
+        { orderId: c.body.orderId, clientOrderId: 'batch-b', status: 'REJECTED', code: 'ORDER_NOT_FOUND' },
       ],
     });
+    const stillOpen = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
+    expect(stillOpen.body.orders.map((o: { orderId: string }) => o.orderId)).toEqual([c.body.orderId]);
+    const single = await api(server.url, 'POST', '/v1/orders/cancel', { orderId: c.body.orderId, clientOrderId: 'batch-c' }, t.auth);
+    expect(single.status).toBe(400);
     const again = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
     expect(again.body).toEqual(first.body);
     const other = await api(server.url, 'POST', '/v1/orders/cancel-batch', { ...body, items: [{ orderId: a.body.orderId }] }, t.auth);
@@ -172,6 +188,8 @@ describe('cancellation', () => {
     expect(r.body.canceledCount).toBe(2);
     const open = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
     expect(open.body.orders.map((o: { side: string }) => o.side)).toEqual(['SELL']);
+    const closed = await server.database.prisma.order.findMany({ where: { account: { publicId: t.rootAccountId }, isOpen: false }, select: { closeReason: true } });
+    expect(closed.map((o) => o.closeReason)).toEqual(['CANCEL_ALL', 'CANCEL_ALL']);
   });
 
   it('another account’s order is not found', async () => {
@@ -209,6 +227,10 @@ describe('dead-man switch (cancel-all-after)', () => {
     await new Promise((r) => setTimeout(r, 800));
     const after = await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth);
     expect(after.body.order.status).toBe('CANCELED');
+    const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: o.body.orderId }, select: { closeReason: true } });
+    expect(row.closeReason).toBe('DEAD_MAN_SWITCH');
+    const sw = await server.database.prisma.deadManSwitch.findFirstOrThrow({ where: { account: { publicId: t.rootAccountId } } });
+    expect(sw).toMatchObject({ status: 'DISABLED', expiresAtTsNs: 0n });
   });
 });
 

@@ -11,6 +11,33 @@ afterAll(async () => {
   await server?.close();
 });
 
+describe('spot configuration', () => {
+  it('is public and lists every market with its scales, tick size, minimums and fee rates per VIP tier', async () => {
+    const r = await api(server.url, 'GET', '/v1/spot/config');
+    expect(r.status).toBe(200);
+    expect(r.body.markets.map((m: { symbol: string }) => m.symbol)).toEqual(['BTC-USDC', 'ETH-USDC', 'SOL-USDC']);
+    const btc = r.body.markets[0];
+    expect(btc).toMatchObject({
+      symbolId: 1,
+      baseAsset: 'BTC',
+      baseAssetId: 1,
+      quoteAsset: 'USDC',
+      quoteAssetId: 4,
+      base_quantity_scale: 6,
+      quote_quantity_scale: 6,
+      tickSize: '0.01',
+      tickSizeQ9: '10000000',
+      minQty: '0.00001',
+      minNotional: '1',
+    });
+    expect(btc.fees).toHaveLength(11);
+    expect(btc.fees[0]).toEqual({ vipTier: 0, makerFeePpm: 1000, takerFeePpm: 1500 });
+    // The top tier's maker rate is a rebate.
+    expect(btc.fees[10]).toEqual({ vipTier: 10, makerFeePpm: -50, takerFeePpm: 400 });
+    expect(r.body.assets).toContainEqual({ unifiedAssetId: 4, symbol: 'USDC', decimals: 6 });
+  });
+});
+
 describe('two accounts trade over REST', () => {
   it('rests a sell, fills it with a buy, settles both sides with fees, and lists fills and transfers', async () => {
     const seller = await trader(server.url, { BTC: '2' });

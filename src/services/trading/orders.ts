@@ -90,9 +90,12 @@ export interface FillPayload {
 }
 
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
+/** How an order may be named: by exactly one id, or (batch cancel items) by one or both. */
+type Ids = 'one' | 'one-or-both';
+/** Why a cancel the account asked for closed its orders. */
+type UserCancel = Extract<OrderCloseReason, 'USER_CANCELED' | 'CANCEL_ALL' | 'DEAD_MAN_SWITCH'>;
 
 const CANCEL_REASONS: Record<string, CloseInfo> = {
-  USER: { status: 'CANCELED', reason: 'USER_CANCELED' },
   IOC_REMAINDER: { status: 'CANCELED', reason: 'IOC_REMAINDER' },
   STP: { status: 'CANCELED', reason: 'SELF_TRADE_PREVENTION' },
   EXPIRED: { status: 'EXPIRED', reason: 'GTD_EXPIRED' },
@@ -222,8 +225,11 @@ export function createOrdersService(deps: OrdersDeps) {
     ws.order(row);
   }
 
-  /** Applies engine events to order rows, balances and the write set (inside a job). */
-  function applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>) {
+  /**
+   * Applies engine events to order rows, balances and the write set (inside a job).
+   * `userCancel` is recorded as the close reason of orders the caller's request canceled.
+   */
+  function applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>, userCancel: UserCancel = 'USER_CANCELED') {
     const book = books.get(market.symbolId) as { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
     const changed = new Map<string, { side: 'BUY' | 'SELL'; price: bigint }>();
     const level = (side: 'BUY' | 'SELL', price: bigint, delta: bigint) => {
@@ -257,7 +263,7 @@ export function createOrdersService(deps: OrdersDeps) {
           } else {
             row.leavesQty = 0n;
             row.isOpen = false;
-            const close = CANCEL_REASONS[e.reason] as CloseInfo;
+            const close = e.reason === 'USER' ? { status: 'CANCELED' as const, reason: userCancel } : (CANCEL_REASONS[e.reason] as CloseInfo);
             row.status = close.status;
             row.closeReason = close.reason;
             row.terminalAt = now;
@@ -852,7 +858,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       await deps.limiter.admit('trading.cancel_all', { caller, account });
       const only = input.symbol !== undefined ? marketOf(input.symbol, 'symbol') : undefined;
-      return cancelWhere(account.id, only, input.side, 'USER');
+      return cancelWhere(account.id, only, input.side, 'CANCEL_ALL');
     },
 
     async getOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string }) {
@@ -971,7 +977,7 @@ export function createOrdersService(deps: OrdersDeps) {
               try {
                 const quota = admitted[i];
                 if (quota) throw quota;
-                const r = await cancelOne(account, item, `items[${i}]`);
+                const r = await cancelOne(account, item, `items[${i}]`, 'one-or-both');
                 return { orderId: r.orderId, ...echo, status: 'ACCEPTED' as const };
               } catch (err) {
                 if (!(err instanceof ApiError)) throw err;
@@ -1027,13 +1033,14 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const due = await db.deadManSwitch.findMany({ where: { status: 'ARMED', expiresAtTsNs: { lte: nowNs } } });
       for (const sw of due) {
-        const claimed = await db.deadManSwitch.updateMany({
+        // Cancel, then disarm: a crash in between fires the switch again after the restart
+        // (at least once), where disarming first could leave it off with the orders live.
+        const market = sw.symbolId === 0 ? undefined : markets.marketById(sw.symbolId);
+        await cancelWhere(sw.accountId, market, sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH');
+        await db.deadManSwitch.updateMany({
           where: { id: sw.id, status: 'ARMED', expiresAtTsNs: sw.expiresAtTsNs },
           data: { status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, lastFiredAtTsNs: nowNs },
         });
-        if (claimed.count !== 1) continue;
-        const market = sw.symbolId === 0 ? undefined : markets.marketById(sw.symbolId);
-        await cancelWhere(sw.accountId, market, sw.side === 'ANY' ? undefined : sw.side, 'USER');
       }
       return due.length;
     },
@@ -1075,7 +1082,7 @@ export function createOrdersService(deps: OrdersDeps) {
     },
   };
 
-  async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, _why: 'USER') {
+  async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, why: UserCancel) {
     const now = clock.now();
     const nowNs = clock.nowNs();
     const targets = only ? [only] : markets.markets;
@@ -1086,15 +1093,15 @@ export function createOrdersService(deps: OrdersDeps) {
         const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
         const engine = engineOf(market);
         const events = ids.flatMap((id) => engine.cancel(id));
-        applyEvents(ws, market, events, nowNs, now, new Set());
+        applyEvents(ws, market, events, nowNs, now, new Set(), why);
         return ids.length;
       });
     }
     return { canceledCount: canceled, ts: now, tsNs: nowNs };
   }
 
-  async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string) {
-    const row = await findOwnOrder(account, input, fieldPath);
+  async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string, ids: Ids = 'one') {
+    const row = await findOwnOrder(account, input, fieldPath, ids);
     const market = markets.marketById(row.symbolId) as Market;
     await balances.load(refsFor([account.id], market));
     const now = clock.now();
@@ -1106,13 +1113,20 @@ export function createOrdersService(deps: OrdersDeps) {
     });
   }
 
-  async function findOwnOrder(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, prefix = '') {
-    if ((input.orderId === undefined) === (input.clientOrderId === undefined)) {
-      throw invalidArgument(prefix ? `${prefix}.orderId` : 'orderId', 'give exactly one of orderId and clientOrderId', 'one-of');
+  /**
+   * The account's order named by `orderId` or `clientOrderId` (the latest order to carry
+   * it). Batch cancel items may give both (spec 4.5 "and/or"): then they must name the
+   * same order.
+   */
+  async function findOwnOrder(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, prefix = '', ids: Ids = 'one') {
+    const both = input.orderId !== undefined && input.clientOrderId !== undefined;
+    if ((input.orderId === undefined && input.clientOrderId === undefined) || (both && ids === 'one')) {
+      const rule = ids === 'one' ? 'give exactly one of orderId and clientOrderId' : 'give orderId, clientOrderId or both';
+      throw invalidArgument(prefix ? `${prefix}.orderId` : 'orderId', rule, 'one-of');
     }
     const row =
       input.orderId !== undefined
-        ? await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id } })
+        ? await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id, ...(both ? { clientOrderId: input.clientOrderId as string } : {}) } })
         : await db.order.findFirst({ where: { clientOrderId: input.clientOrderId as string, accountId: account.id }, orderBy: { id: 'desc' } });
     if (!row) throw orderNotFound('order not found');
     return row;
