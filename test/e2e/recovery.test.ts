@@ -151,27 +151,46 @@ describe('SIGKILL during a burst of orders', () => {
       WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`);
     expect(holds).toEqual([]);
 
-    // The book is back: the same levels, and the earliest order at the best price fills first.
-    const open = await sql<{ publicId: string; side: string; price: string; leavesQty: string; prioritySeq: string }>(
-      `SELECT "publicId", side, price::text, "leavesQty"::text, "prioritySeq"::text FROM "Order" WHERE "isOpen" AND "symbolId" = 1 ORDER BY "prioritySeq"`,
+    // The book is back: every level of both sides, and every resting order in the same
+    // priority (best price, then earliest prioritySeq), proven by taking them one by one.
+    const open = await sql<{ publicId: string; side: 'BUY' | 'SELL'; price: string; leavesQty: string }>(
+      `SELECT "publicId", side, price::text, "leavesQty"::text FROM "Order" WHERE "isOpen" AND "symbolId" = 1 ORDER BY "prioritySeq"`,
     );
-    const book = await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC&depth=100');
-    const askQty = open.filter((o) => o.side === 'SELL').reduce((s, o) => s + BigInt(o.leavesQty), 0n);
-    const bookAskQty = (book.body.asks as { qty: string }[]).reduce((s, l) => s + BigInt(Math.round(Number(l.qty) * 1e6)), 0n);
-    expect(bookAskQty).toBe(askQty);
-    const asks = open.filter((o) => o.side === 'SELL');
-    if (asks.length > 0) {
-      const best = asks.reduce((m, o) => (BigInt(o.price) < BigInt(m.price) ? o : m));
-      const first = asks.filter((o) => o.price === best.price)[0]!;
-      const taker = await trader(url, { USDC: '1000000' });
-      const qty = (Number(first.leavesQty) / 1e6).toString();
-      const hit = await placeOrder(url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: (Number(best.price) / 1e9).toFixed(2) } });
-      expect(hit.status).toBe(200);
-      const filled = await sql<{ publicId: string }>(
-        `SELECT o."publicId" FROM "Trade" t JOIN "Order" o ON o.id = t."orderId" WHERE t."isMaker" AND t."matchId" = (SELECT max("matchId") FROM "Trade" WHERE "symbolId" = 1) AND t."symbolId" = 1`,
-      );
-      expect(filled.map((f) => f.publicId)).toEqual([first.publicId]);
+    expect(open.length).toBeGreaterThan(0);
+    const book = await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC&depth=500');
+    const levels = (side: 'BUY' | 'SELL') => {
+      const m = new Map<string, { qty: bigint; orders: number }>();
+      for (const o of open.filter((x) => x.side === side)) {
+        const price = (Number(o.price) / 1e9).toString();
+        const l = m.get(price) ?? { qty: 0n, orders: 0 };
+        m.set(price, { qty: l.qty + BigInt(o.leavesQty), orders: l.orders + 1 });
+      }
+      return [...m].sort(([a], [b]) => (side === 'BUY' ? Number(b) - Number(a) : Number(a) - Number(b))).map(([price, l]) => ({ price, qty: (Number(l.qty) / 1e6).toString(), orders: l.orders }));
+    };
+    expect(book.body.bids).toEqual(levels('BUY'));
+    expect(book.body.asks).toEqual(levels('SELL'));
+
+    const sweeper = await trader(url, { BTC: '100', USDC: '10000000' });
+    for (const side of ['SELL', 'BUY'] as const) {
+      const priority = open
+        .map((o, seq) => ({ ...o, seq }))
+        .filter((o) => o.side === side)
+        .sort((x, y) => (x.price === y.price ? x.seq - y.seq : (BigInt(x.price) < BigInt(y.price)) === (side === 'SELL') ? -1 : 1));
+      for (const maker of priority) {
+        const taken = await placeOrder(url, sweeper, {
+          symbol: 'BTC-USDC',
+          side: side === 'SELL' ? 'BUY' : 'SELL',
+          baseQty: (Number(maker.leavesQty) / 1e6).toString(),
+          limitIoc: { price: (Number(maker.price) / 1e9).toFixed(2) },
+        });
+        expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+        const [hit] = await sql<{ publicId: string }>(
+          `SELECT o."publicId" FROM "Trade" t JOIN "Order" o ON o.id = t."orderId" WHERE t."isMaker" AND t."symbolId" = 1 ORDER BY t."matchId" DESC LIMIT 1`,
+        );
+        expect(hit?.publicId, `${side} at ${maker.price}`).toBe(maker.publicId);
+      }
     }
+    expect((await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC')).body).toMatchObject({ bids: [], asks: [] });
 
     // The dead-man switch armed before the crash fires after the restart.
     for (let k = 0; k < 40; k++) {
