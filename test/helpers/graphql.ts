@@ -1,6 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { TypedDocumentString } from '../generated/graphql/graphql.ts';
+import { signHeaders, type ClientKey, type SignOptions } from './auth.ts';
 
 export interface GraphQLResponse<T> {
   data?: T | null;
@@ -42,4 +43,9 @@ export async function collect<R, V>(client: Client, document: TypedDocumentStrin
     if (out.length >= n) break;
   }
   return out;
+}
+
+/** `connectionParams` of an API key: the three headers, signed over the upgrade request (GET /graphql, no body). */
+export function apiKeyConnectionParams(key: ClientKey, options: SignOptions = {}): Record<string, string> {
+  return signHeaders(key, 'GET', '/graphql', '', options);
 }

@@ -22,6 +22,12 @@ export function callerOf(ctx: GraphQLContext): Caller {
   return ctx.caller;
 }
 
+/** GraphQL input objects carry nulls for absent fields; the services take absent as undefined. */
+export function defined<T extends object>(o: T | null | undefined): { [K in keyof T]: Exclude<T[K], null> } | undefined {
+  if (o === null || o === undefined) return undefined;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
+}
+
 /**
  * A Relay connection over a service's keyset page: `first`/`after` become the service's
  * `limit`/`pageToken`, so GraphQL cursors are the same bound, opaque tokens as /v1's.

@@ -2,6 +2,7 @@ import { builder } from './builder.ts';
 import './types/account.ts';
 import './types/addressBook.ts';
 import './types/identity.ts';
+import './types/ledger.ts';
 import './types/rateLimits.ts';
 import './types/serverInfo.ts';
 import './types/trading.ts';

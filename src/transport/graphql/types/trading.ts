@@ -1,9 +1,10 @@
+import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
-import type { Market } from '../../../services/markets.ts';
-import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/orders.ts';
+import type { Asset, Market } from '../../../services/markets.ts';
+import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
 import { levelView, orderView, tradeView } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
-import { callerOf, connectionFromPage } from '../connections.ts';
+import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
 type OrderShape = ReturnType<typeof orderView>;
@@ -68,6 +69,46 @@ const OrderBook = builder.objectRef<{ symbol: string; sequence: bigint; bids: { 
     sequence: t.field({ type: 'Int64', description: 'Apply orderBookUpdates with a higher sequence on top of this snapshot', resolve: (b) => b.sequence }),
     bids: t.field({ type: [BookLevel], resolve: (b) => b.bids }),
     asks: t.field({ type: [BookLevel], resolve: (b) => b.asks }),
+  }),
+});
+
+const SpotAsset = builder.objectRef<Asset>('SpotAsset').implement({
+  fields: (t) => ({ unifiedAssetId: t.exposeInt('unifiedAssetId'), symbol: t.exposeString('symbol'), decimals: t.exposeInt('decimals') }),
+});
+
+const SpotFeeTier = builder.objectRef<{ vipTier: number; makerFeePpm: number; takerFeePpm: number }>('SpotFeeTier').implement({
+  description: 'Parts per million; negative is a rebate',
+  fields: (t) => ({ vipTier: t.exposeInt('vipTier'), makerFeePpm: t.exposeInt('makerFeePpm'), takerFeePpm: t.exposeInt('takerFeePpm') }),
+});
+
+/** GET /v1/spot/config's market, with camelCase names for its two snake_case fields. */
+const SpotMarket = builder.objectRef<Market>('SpotMarket').implement({
+  fields: (t) => ({
+    symbol: t.exposeString('symbol'),
+    symbolId: t.exposeInt('symbolId'),
+    baseAsset: t.string({ resolve: (m) => m.base.symbol }),
+    baseAssetId: t.int({ resolve: (m) => m.base.unifiedAssetId }),
+    quoteAsset: t.string({ resolve: (m) => m.quote.symbol }),
+    quoteAssetId: t.int({ resolve: (m) => m.quote.unifiedAssetId }),
+    baseQuantityScale: t.exposeInt('baseQuantityScale'),
+    quoteQuantityScale: t.exposeInt('quoteQuantityScale'),
+    tickSize: t.string({ resolve: (m) => formatScaled(m.tickSize, 9) }),
+    tickSizeQ9: t.field({ type: 'Int64', resolve: (m) => m.tickSize }),
+    minQty: t.string({ resolve: (m) => formatScaled(m.minQty, m.baseQuantityScale) }),
+    minNotional: t.string({ resolve: (m) => formatScaled(m.minNotional, m.quoteQuantityScale) }),
+    fees: t.field({
+      type: [SpotFeeTier],
+      description: 'One entry per VIP tier',
+      resolve: (m) => m.makerFeePpm.map((maker, vipTier) => ({ vipTier, makerFeePpm: maker, takerFeePpm: m.takerFeePpm[vipTier] as number })),
+    }),
+  }),
+});
+
+const SpotConfig = builder.objectRef<{ assets: readonly Asset[]; markets: readonly Market[] }>('SpotConfig').implement({
+  description: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
+  fields: (t) => ({
+    assets: t.field({ type: [SpotAsset], resolve: (c) => c.assets }),
+    markets: t.field({ type: [SpotMarket], resolve: (c) => c.markets }),
   }),
 });
 
@@ -150,12 +191,6 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
   }),
 });
 
-/** GraphQL input objects carry nulls for absent fields; the services take absent as undefined. */
-function defined<T extends object>(o: T | null | undefined): { [K in keyof T]: Exclude<T[K], null> } | undefined {
-  if (o === null || o === undefined) return undefined;
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
-}
-
 type OrderInputArg = typeof CreateOrderInput.$inferInput;
 
 /** The GraphQL order input as the order service takes it (the REST body's shape). */
@@ -193,6 +228,11 @@ function acceptedResult(r: { orderId: string; clientOrderId: string; acceptedAt:
 }
 
 builder.queryFields((t) => ({
+  spotConfig: t.field({
+    type: SpotConfig,
+    description: 'Public: what GET /v1/spot/config answers',
+    resolve: (_root, _args, ctx) => ctx.services.markets,
+  }),
   order: t.field({
     type: Order,
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
@@ -250,6 +290,23 @@ const PublicTrade = builder.objectRef<{ matchId: bigint; price: string; qty: str
   }),
 });
 
+/** A public trade as /v1 renders it, for the stream and the recent-trades query alike. */
+function publicTradeView(p: { matchId: bigint; price: bigint; qty: bigint; takerSide: string; executedAt: Date }, market: Market) {
+  return { matchId: p.matchId, price: formatScaled(p.price, 9), qty: formatScaled(p.qty, market.baseQuantityScale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
+}
+
+builder.queryField('publicTrades', (t) =>
+  t.field({
+    type: [PublicTrade],
+    description: 'Public: the most recent trades of a symbol, newest first',
+    args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
+    resolve: async (_root, args, ctx) => {
+      const { market, trades } = await ctx.services.orders.recentTrades(args.symbol, args.limit ?? 100);
+      return trades.map((p) => publicTradeView(p, market));
+    },
+  }),
+);
+
 builder.subscriptionFields((t) => ({
   orderBookUpdates: t.field({
     type: BookDelta,
@@ -270,8 +327,7 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'trades'),
     resolve: (payload, _args, ctx) => {
       const p = payload as unknown as PublicTradePayload;
-      const scale = (ctx.services.markets.market(p.symbol) as Market).baseQuantityScale;
-      return { matchId: p.matchId, price: formatScaled(p.price, 9), qty: formatScaled(p.qty, scale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
+      return publicTradeView(p, ctx.services.markets.market(p.symbol) as Market);
     },
   }),
   orderUpdates: t.field({
@@ -351,7 +407,71 @@ builder.objectFields(ViewerRef, (t) => ({
   }),
 }));
 
+const Violation = builder.objectRef<ViolationShape>('Violation').implement({
+  fields: (t) => ({ fieldPath: t.exposeString('fieldPath'), message: t.exposeString('message'), ruleId: t.exposeString('ruleId') }),
+});
+
+/** The service's answer, which REST sends as it is. */
+type CancelBatchShape = Awaited<ReturnType<OrdersService['cancelBatch']>>;
+type BatchItemErrorShape = Extract<CancelBatchShape['results'][number], { status: 'REJECTED' }>['error'];
+type BatchItemShape = { orderId: string; clientOrderId?: string; status: string; code?: string; error?: BatchItemErrorShape };
+
+const BatchRateLimit = builder.objectRef<NonNullable<BatchItemErrorShape['rateLimit']>>('CancelBatchRateLimit').implement({
+  description: 'The quota an item was refused by, as in a RATE_LIMIT_EXCEEDED error',
+  fields: (t) => ({
+    limit: t.field({ type: 'Int64', resolve: (r) => r.limit }),
+    operationId: t.exposeString('operationId', { nullable: true }),
+    policyClass: t.exposeString('policyClass', { nullable: true }),
+    policyVersion: t.exposeString('policyVersion', { nullable: true }),
+    reason: t.exposeString('reason', { nullable: true }),
+    refillModel: t.exposeString('refillModel', { nullable: true }),
+    remaining: t.field({ type: 'Int64', resolve: (r) => r.remaining }),
+    retryAfterMs: t.field({ type: 'Int64', resolve: (r) => r.retryAfterMs }),
+    scope: t.exposeString('scope', { nullable: true }),
+  }),
+});
+
+const BatchItemError = builder.objectRef<BatchItemErrorShape>('CancelBatchItemError').implement({
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    violations: t.field({ type: [Violation], resolve: (e) => e.violations }),
+    rateLimit: t.field({ type: BatchRateLimit, nullable: true, resolve: (e) => e.rateLimit ?? null }),
+  }),
+});
+
+const BatchItemResult = builder.objectRef<BatchItemShape>('CancelBatchItemResult').implement({
+  fields: (t) => ({
+    orderId: t.exposeString('orderId', { description: 'Empty when the item named its order by clientOrderId only and was rejected' }),
+    clientOrderId: t.string({ nullable: true, description: 'Echoed when the item gave one', resolve: (r) => r.clientOrderId ?? null }),
+    status: t.exposeString('status', { description: '`ACCEPTED` or `REJECTED`' }),
+    code: t.string({ nullable: true, resolve: (r) => r.code ?? null }),
+    error: t.field({ type: BatchItemError, nullable: true, resolve: (r) => r.error ?? null }),
+  }),
+});
+
+const CancelBatchResult = builder.objectRef<CancelBatchShape>('CancelBatchResult').implement({
+  fields: (t) => ({
+    acceptedCount: t.exposeInt('acceptedCount'),
+    rejectedCount: t.exposeInt('rejectedCount'),
+    results: t.field({ type: [BatchItemResult], description: 'One per item, in the order given', resolve: (r) => r.results }),
+    ts: t.exposeString('ts'),
+    tsNs: t.exposeString('tsNs'),
+  }),
+});
+
+const CancelBatchItem = builder.inputType('CancelBatchItemInput', {
+  description: 'An order named by orderId, clientOrderId or both',
+  fields: (t) => ({ orderId: t.string(), clientOrderId: t.string() }),
+});
+
 builder.mutationFields((t) => ({
+  cancelOrdersBatch: t.field({
+    type: CancelBatchResult,
+    description: 'Cancels up to 50 orders, rejecting items one by one; a repeated requestId answers the first result',
+    args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
+    resolve: (_root, { requestId, subaccountId, items }, ctx) =>
+      ctx.services.orders.cancelBatch(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
+  }),
   modifyOrder: t.field({
     type: Order,
     description: 'New total quantity and/or price of a resting order; a decrease keeps time priority',
