@@ -6,7 +6,7 @@ import { Prisma, type AddressBookEntryKind } from '../generated/prisma/client.ts
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission, resolveAccount, type AccountRef } from './access.ts';
-import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
+import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 /**
@@ -167,14 +167,6 @@ function checkColor(color: string, fieldPath = 'color'): string | null {
   return color === '' ? null : color;
 }
 
-function checkLimit(limit: number | undefined): number {
-  const value = limit ?? ADDRESS_BOOK_LIST_DEFAULT;
-  if (!Number.isInteger(value) || value < 1 || value > ADDRESS_BOOK_LIST_MAX) {
-    throw invalidArgument('limit', `must be 1 to ${ADDRESS_BOOK_LIST_MAX}`, 'range');
-  }
-  return value;
-}
-
 const entryNotFound = () =>
   new ApiError('not-found', 'address-book entry not found', { code: 'ADDRESS_BOOK_ENTRY_NOT_FOUND' });
 const tagNotFound = (fieldPath?: string) =>
@@ -322,7 +314,7 @@ export function createAddressBookService(deps: {
       input: { subaccountId?: string; kind?: AddressBookEntryKind; limit?: number; pageToken?: string },
     ) {
       const { book, scope } = await readBook(caller, input.subaccountId);
-      const limit = checkLimit(input.limit);
+      const limit = pageLimit(input.limit, ADDRESS_BOOK_LIST_MAX, ADDRESS_BOOK_LIST_DEFAULT);
       const binding = {
         operation: 'listAddressBookEntries',
         caller: caller.rootPublicId,

@@ -9,7 +9,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { requirePermission, requireSession, resolveAccount } from './access.ts';
-import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
+import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import type { TermsService } from './terms.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
@@ -208,7 +208,7 @@ export function createApiKeyService(deps: {
 
     async listApiPolicies(caller: Caller, input: { limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 500);
       const binding = { operation: 'listApiPolicies', caller: caller.rootPublicId, filters: {} };
       const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);
       const rows = await db.apiPolicy.findMany({
@@ -265,7 +265,7 @@ export function createApiKeyService(deps: {
 
     async listApiKeys(caller: Caller, input: { limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 500);
       const where = visibleKeysWhere(caller);
       const binding = { operation: 'listApiKeys', caller: caller.rootPublicId, filters: { scope: String(where.subaccountId ?? '') } };
       const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);

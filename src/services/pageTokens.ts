@@ -79,6 +79,16 @@ export function canonicalJson(value: unknown): string {
  * One page of a keyset query: fetch `limit + 1` rows, keep `limit`, and make the next
  * token from the last kept row when there was one more.
  */
+/**
+ * A list's page size: `limit` when given (1 to `max`), else `fallback`. Checked here, not
+ * only in the REST schemas, so every transport gets the same 400.
+ */
+export function pageLimit(limit: number | undefined, max: number, fallback = 100): number {
+  const value = limit ?? fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) throw invalidArgument('limit', `must be 1 to ${max}`, 'range');
+  return value;
+}
+
 export function toPage<Row>(
   rows: Row[],
   limit: number,

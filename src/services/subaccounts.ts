@@ -5,7 +5,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission, requireSession } from './access.ts';
 import type { RateLimiter } from './rateLimits.ts';
-import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, toPage } from './pageTokens.ts';
+import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, pageLimit, toPage } from './pageTokens.ts';
 
 export const SUBACCOUNT_LABEL_MAX = 64;
 export const MAX_SUBACCOUNTS = 200;
@@ -44,7 +44,7 @@ export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens
     /** Newest first. A subaccount-scoped key sees only its own subaccount. */
     async listSubaccounts(caller: Caller, input: { limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 500);
       const scoped = caller.kind === 'apiKey' ? caller.subaccountId : undefined;
       const binding = { operation: 'listSubaccounts', caller: caller.rootPublicId, filters: { scoped: scoped ?? null } };
       const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);

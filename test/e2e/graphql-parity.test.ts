@@ -63,6 +63,11 @@ describe('batch cancel over GraphQL', () => {
       status: 409,
       violations: [{ fieldPath: 'requestId', message: expect.any(String), ruleId: 'idempotency-key' }],
     });
+    // The service's own limits, the same as /v1's request schema.
+    const empty = await gql(server.url, CancelOrdersBatchDocument, { requestId: 'batch-2', items: [] }, t.auth);
+    expect(empty.body.errors?.[0]?.extensions).toMatchObject({ status: 400, violations: [expect.objectContaining({ fieldPath: 'items' })] });
+    const longKey = await gql(server.url, CancelOrdersBatchDocument, { requestId: 'k'.repeat(129), items: [{ orderId: a.body.orderId }] }, t.auth);
+    expect(longKey.body.errors?.[0]?.extensions).toMatchObject({ status: 400, violations: [expect.objectContaining({ fieldPath: 'requestId' })] });
   });
 
   it('refuses an anonymous caller with the 401 fields', async () => {
@@ -139,6 +144,14 @@ describe('ledger transfers over GraphQL', () => {
     const stranger = await trader(server.url, {});
     const foreign = await gql(server.url, MyTransfersDocument, { first: 1, after: cursor }, stranger.auth);
     expect(foreign.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', violations: [expect.objectContaining({ ruleId: 'page-token' })] });
+
+    // Page sizes are checked by the service, so GraphQL gets /v1's limits.
+    for (const first of [0, 1001]) {
+      const r = await gql(server.url, MyTransfersDocument, { first }, t.auth);
+      expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400, violations: [expect.objectContaining({ fieldPath: 'limit', ruleId: 'range' })] });
+    }
+    const manyFills = await gql(server.url, MyTradingDocument, { first: 5000 }, t.auth);
+    expect(manyFills.body.errors?.[0]?.extensions).toMatchObject({ status: 400, violations: [expect.objectContaining({ fieldPath: 'limit' })] });
   });
 });
 
@@ -186,6 +199,8 @@ describe('public market data over GraphQL', () => {
 
     const newest = await gql(server.url, RecentPublicTradesDocument, { symbol: 'SOL-USDC', limit: 1 });
     expect(newest.body.data?.publicTrades).toEqual([trades[0]]);
+    const tooMany = await gql(server.url, RecentPublicTradesDocument, { symbol: 'SOL-USDC', limit: 501 });
+    expect(tooMany.body.errors?.[0]?.extensions).toMatchObject({ status: 400, violations: [expect.objectContaining({ fieldPath: 'limit', ruleId: 'range' })] });
     const unknown = await gql(server.url, RecentPublicTradesDocument, { symbol: 'DOGE-USDC' });
     expect(unknown.body.errors?.[0]?.extensions).toMatchObject({ code: 'UNKNOWN_SYMBOL', key: 'invalid-argument', status: 400, violations: [expect.objectContaining({ fieldPath: 'symbol' })] });
   });

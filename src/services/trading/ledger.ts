@@ -6,7 +6,7 @@ import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
 import type { Asset, MarketCatalog } from '../markets.ts';
-import { PageTokens, toPage } from '../pageTokens.ts';
+import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import type { BalanceBook, BalanceRef } from './balances.ts';
 import type { MonotonicIds } from './ids.ts';
@@ -118,7 +118,7 @@ export function createLedgerService(deps: LedgerDeps) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId, 'subaccount_id');
       const asset = input.asset !== undefined ? assetOf(input.asset, 'asset') : undefined;
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 1000);
       const reversed = input.reversed ?? false;
       const binding = {
         operation: 'listTransfers',

@@ -13,7 +13,7 @@ import type { SqlQueryable } from '../../infra/migrations.ts';
 import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { once } from '../idempotency.ts';
-import { PageTokens, toPage } from '../pageTokens.ts';
+import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
@@ -872,7 +872,7 @@ export function createOrdersService(deps: OrdersDeps) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId);
       const symbolIds = (input.symbols ?? []).map((s) => marketOf(s, 'symbol').symbolId).sort();
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 1000);
       const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null, triggerId: input.triggerId ?? null } };
       const cursor = pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
       const where: Prisma.OrderWhereInput = {
@@ -914,7 +914,7 @@ export function createOrdersService(deps: OrdersDeps) {
       if (input.throughGeneration !== undefined && input.lineageId === undefined) throw invalidArgument('throughGeneration', 'requires lineageId', 'requires');
       if (input.afterMatchId !== undefined && input.symbol === undefined) throw invalidArgument('afterMatchId', 'requires symbol', 'requires');
       const market = input.symbol !== undefined ? marketOf(input.symbol, 'symbol') : undefined;
-      const limit = input.limit ?? 100;
+      const limit = pageLimit(input.limit, 1000);
       const filters = { account: account.publicId, ...input, pageToken: undefined, limit: undefined };
       const binding = { operation: 'listTrades', caller: caller.rootPublicId, filters };
       const cursor = pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding);
@@ -956,7 +956,8 @@ export function createOrdersService(deps: OrdersDeps) {
     async cancelBatch(caller: Caller, input: { requestId: string; subaccountId?: string; items: { orderId?: string; clientOrderId?: string }[] }) {
       requirePermission(caller, 'TRADE');
       const account = await resolveAccount(db, caller, input.subaccountId);
-      if (input.items.length > 50) throw invalidArgument('items', 'at most 50 items per batch', 'max-items');
+      if (input.items.length < 1 || input.items.length > 50) throw invalidArgument('items', 'give 1 to 50 items', 'max-items');
+      if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
       return once(
         { db, clock },
         { accountId: account.id, operation: 'cancelBatch', key: input.requestId, request: input },
@@ -1047,6 +1048,7 @@ export function createOrdersService(deps: OrdersDeps) {
 
     depth(symbol: string, levels: number) {
       const market = marketOf(symbol, 'symbol');
+      if (!Number.isInteger(levels) || levels < 1 || levels > 500) throw invalidArgument('depth', 'must be 1 to 500', 'range');
       return { market, depth: engineOf(market).depth(levels), sequence: books.get(market.symbolId)?.sequence ?? 0n };
     },
 
@@ -1057,12 +1059,13 @@ export function createOrdersService(deps: OrdersDeps) {
     },
 
     /** The most recent public trades of a symbol, newest first. */
-    async recentTrades(symbol: string, limit: number) {
+    async recentTrades(symbol: string, limit: number | undefined) {
       const market = marketOf(symbol, 'symbol');
+      const take = pageLimit(limit, 500);
       const rows = await db.trade.findMany({
         where: { symbolId: market.symbolId, isMaker: false },
         orderBy: { matchId: 'desc' },
-        take: limit,
+        take,
         select: { matchId: true, price: true, qty: true, side: true, executedAt: true },
       });
       return { market, trades: rows.map((t) => ({ matchId: t.matchId, price: t.price, qty: t.qty, takerSide: t.side, executedAt: t.executedAt })) };
