@@ -76,6 +76,23 @@ describe('order validation', () => {
       expect(r.body.violations[0]).toMatchObject({ fieldPath: 'order.limitGtd.expireAt', ruleId: 'expiry-range' });
     }
   });
+
+  it('keeps a GTD expiry exact to the nanosecond, whatever offset it was written in', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const inAnHour = new Date(Date.now() + 3600_000);
+    inAnHour.setUTCMilliseconds(0);
+    const utc = `${inAnHour.toISOString().slice(0, 19)}.123456789Z`;
+    const shifted = new Date(inAnHour.getTime() + 2 * 3600_000).toISOString().slice(0, 19) + '.123456789+02:00';
+    const r = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtd: { price: '100', expireAt: shifted } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const order = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, t.auth)).body.order;
+    expect(order.expireAt).toBe(utc);
+    const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: r.body.orderId }, select: { expireAtTsNs: true } });
+    expect(row.expireAtTsNs).toBe(BigInt(inAnHour.getTime()) * 1_000_000n + 123_456_789n);
+    const impossible = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtd: { price: '100', expireAt: '2027-02-30T00:00:00Z' } });
+    expect(impossible.status).toBe(400);
+    expect(impossible.body.violations[0]).toMatchObject({ fieldPath: 'order.limitGtd.expireAt', ruleId: 'rfc3339' });
+  });
 });
 
 describe('order kinds', () => {

@@ -6,6 +6,7 @@ import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { newPublicId } from '../../domain/ids.ts';
 import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
 import { feeOf, parseScaled, toE18 } from '../../domain/money.ts';
+import { parseRfc3339Ns } from '../../domain/time.ts';
 import type { OrderCloseReason, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
@@ -39,7 +40,8 @@ export interface CreateOrderInput {
     feeAsset?: 'QUOTE' | 'BASE';
     selfTradePreventionMode?: 'EXPIRE_MAKER' | 'EXPIRE_TAKER' | 'EXPIRE_BOTH' | 'DECREMENT';
     limitGtc?: { price: string; postOnly?: boolean };
-    limitGtd?: { price: string; expireAt: Date; postOnly?: boolean };
+    /** `expireAt`: RFC 3339 with an offset, exact to the nanosecond. */
+    limitGtd?: { price: string; expireAt: string; postOnly?: boolean };
     limitIoc?: { price: string; maxQuoteDebit?: string };
     marketIoc?: { clientRefPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; maxQuoteDebit?: string };
     attachedRisk?: AttachedRiskInput;
@@ -460,7 +462,9 @@ export function createOrdersService(deps: OrdersDeps) {
       price = parsePrice(o.limitGtd!.price, 'order.limitGtd.price');
       tif = 'GTD';
       postOnly = o.limitGtd!.postOnly === true;
-      expireAtNs = BigInt(o.limitGtd!.expireAt.getTime()) * 1_000_000n;
+      const at = parseRfc3339Ns(o.limitGtd!.expireAt);
+      if (at === null) throw invalidArgument('order.limitGtd.expireAt', 'must be an RFC 3339 date-time with an offset', 'rfc3339');
+      expireAtNs = at;
       if (expireAtNs < nowNs + MIN_EXPIRY_NS || expireAtNs > nowNs + MAX_EXPIRY_NS) {
         throw invalidArgument('order.limitGtd.expireAt', 'must be 1 second to 30 days after now', 'expiry-range');
       }

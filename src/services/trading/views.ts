@@ -1,4 +1,5 @@
 import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
+import { formatRfc3339Ns } from '../../domain/time.ts';
 import type { Order } from '../../generated/prisma/client.ts';
 import type { Market } from '../markets.ts';
 import type { OrderRow, RiskLegRow, TradeRow } from './writeSet.ts';
@@ -45,7 +46,7 @@ export function orderView(o: OrderLike, market: Market) {
     feeAsset: o.feeAsset,
     postOnly: o.postOnly,
     stpMode: o.stpMode,
-    ...(o.expireAt ? { expireAt: o.expireAt.toISOString() } : {}),
+    ...(o.expireAtTsNs !== null ? { expireAt: formatRfc3339Ns(o.expireAtTsNs) } : {}),
     createdAt: o.createdAt.toISOString(),
     batchRequestId: o.batchRequestId ?? '0',
     lineage: { generation: o.generation, id: o.lineageId },

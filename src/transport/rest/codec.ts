@@ -1,3 +1,4 @@
+import { parseRfc3339Ns } from '../../domain/time.ts';
 import { z } from 'zod';
 
 /**
@@ -63,6 +64,13 @@ export const bytes = (exactLength?: number) =>
     }
     return new Uint8Array(buf);
   });
+
+/** RFC 3339 time with an explicit offset, kept as text for exact (nanosecond) parsing by the service. */
+export const rfc3339Ns = () =>
+  z
+    .string()
+    .max(64)
+    .refine((s) => parseRfc3339Ns(s) !== null, { error: 'must be an RFC 3339 date-time with an offset (up to nanoseconds)', params: { ruleId: 'rfc3339' } });
 
 /** RFC 3339 time with an explicit offset, normalised to a Date. */
 export const rfc3339 = () =>

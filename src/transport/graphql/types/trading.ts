@@ -126,7 +126,7 @@ const CreateOrderResult = builder
 
 const LimitGtc = builder.inputType('LimitGtcInput', { fields: (t) => ({ price: t.string({ required: true }), postOnly: t.boolean() }) });
 const LimitGtd = builder.inputType('LimitGtdInput', {
-  fields: (t) => ({ price: t.string({ required: true }), expireAt: t.field({ type: 'DateTime', required: true }), postOnly: t.boolean() }),
+  fields: (t) => ({ price: t.string({ required: true }), expireAt: t.string({ required: true, description: 'RFC 3339 with an offset, exact to the nanosecond' }), postOnly: t.boolean() }),
 });
 const LimitIoc = builder.inputType('LimitIocInput', { fields: (t) => ({ price: t.string({ required: true }), maxQuoteDebit: t.string() }) });
 const MarketIoc = builder.inputType('MarketIocInput', {

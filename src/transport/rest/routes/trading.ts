@@ -4,7 +4,7 @@ import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
 import { levelView, orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
-import { int32, queryBool, queryInt, queryList, rfc3339, toRfc3339 } from '../codec.ts';
+import { int32, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 const SIDE = z.enum(['BUY', 'SELL']);
@@ -66,7 +66,7 @@ const orderBody = z.strictObject({
   feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
   selfTradePreventionMode: STP.optional(),
   limitGtc: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
-  limitGtd: z.strictObject({ price: decimal, expireAt: rfc3339(), postOnly: z.boolean().optional() }).optional(),
+  limitGtd: z.strictObject({ price: decimal, expireAt: rfc3339Ns(), postOnly: z.boolean().optional() }).optional(),
   limitIoc: z.strictObject({ price: decimal, maxQuoteDebit: decimal.optional() }).optional(),
   marketIoc: z
     .strictObject({
