@@ -1,7 +1,7 @@
 import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import { formatRfc3339Ns } from '../../domain/time.ts';
-import type { Order } from '../../generated/prisma/client.ts';
-import type { Market } from '../markets.ts';
+import type { LedgerTransferLeg, Order } from '../../generated/prisma/client.ts';
+import type { Asset, Market } from '../markets.ts';
 import type { OrderRow, RiskLegRow, TradeRow } from './writeSet.ts';
 
 type Decimalish = bigint | { toFixed(digits?: number): string };
@@ -115,4 +115,59 @@ export function attachedRiskView(oco: boolean, legs: LegLike[], include: { polic
 /** One order-book price level as decimal strings (snapshots and deltas alike). */
 export function levelView<L extends { price: bigint; qty: bigint }>(level: L, market: Market): Omit<L, 'price' | 'qty'> & { price: string; qty: string } {
   return { ...level, price: formatScaled(level.price, 9), qty: formatScaled(level.qty, market.baseQuantityScale) };
+}
+
+/** GET /v1/spot/config's market (our shape, docs/api-decisions.md). */
+export function spotMarketView(m: Market) {
+  return {
+    symbol: m.symbol,
+    symbolId: m.symbolId,
+    baseAsset: m.base.symbol,
+    baseAssetId: m.base.unifiedAssetId,
+    quoteAsset: m.quote.symbol,
+    quoteAssetId: m.quote.unifiedAssetId,
+    base_quantity_scale: m.baseQuantityScale,
+    quote_quantity_scale: m.quoteQuantityScale,
+    tickSize: formatScaled(m.tickSize, 9),
+    tickSizeQ9: m.tickSize.toString(),
+    minQty: formatScaled(m.minQty, m.baseQuantityScale),
+    minNotional: formatScaled(m.minNotional, m.quoteQuantityScale),
+    fees: m.makerFeePpm.map((maker, vipTier) => ({ vipTier, makerFeePpm: maker, takerFeePpm: m.takerFeePpm[vipTier] as number })),
+  };
+}
+
+export function spotConfigView(catalog: { assets: readonly Asset[]; markets: readonly Market[] }) {
+  return {
+    assets: catalog.assets.map((a) => ({ unifiedAssetId: a.unifiedAssetId, symbol: a.symbol, decimals: a.decimals })),
+    markets: catalog.markets.map(spotMarketView),
+  };
+}
+
+/** A public trade: the recent-trades list and the public stream alike. */
+export function publicTradeView(p: { matchId: bigint; price: bigint; qty: bigint; takerSide: string; executedAt: Date }, market: Market) {
+  return { matchId: p.matchId.toString(), price: formatScaled(p.price, 9), qty: formatScaled(p.qty, market.baseQuantityScale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
+}
+
+/** A stored leg with its counterparties' public ids (empty unless the caller's own accounts). */
+export interface TransferLegLike {
+  leg: LedgerTransferLeg;
+  sourceAccountId: string;
+  destinationAccountId: string;
+}
+
+/** Spec 2.11: one leg of a ledger transfer on the caller's account. */
+export function transferView({ leg, sourceAccountId, destinationAccountId }: TransferLegLike) {
+  return {
+    account: leg.ledgerAccount,
+    amount: formatScaled(decimalToBigInt(leg.amount), 18),
+    balanceAfter: formatScaled(decimalToBigInt(leg.balanceAfter), 18),
+    asset: String(leg.assetId),
+    isDebit: leg.isDebit,
+    linkId: leg.transferId.toString(),
+    flowId: leg.flowId?.toString() ?? '',
+    transferCode: leg.transferCode,
+    timestamp: leg.timestampUs.toString(),
+    source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM' },
+    destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM' },
+  };
 }

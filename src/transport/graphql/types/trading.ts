@@ -1,8 +1,8 @@
 import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
-import type { Asset, Market } from '../../../services/markets.ts';
+import type { Market } from '../../../services/markets.ts';
 import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
-import { levelView, orderView, tradeView } from '../../../services/trading/views.ts';
+import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -72,39 +72,38 @@ const OrderBook = builder.objectRef<{ symbol: string; sequence: bigint; bids: { 
   }),
 });
 
-const SpotAsset = builder.objectRef<Asset>('SpotAsset').implement({
+type SpotConfigShape = ReturnType<typeof spotConfigView>;
+type SpotMarketShape = ReturnType<typeof spotMarketView>;
+
+const SpotAsset = builder.objectRef<SpotConfigShape['assets'][number]>('SpotAsset').implement({
   fields: (t) => ({ unifiedAssetId: t.exposeInt('unifiedAssetId'), symbol: t.exposeString('symbol'), decimals: t.exposeInt('decimals') }),
 });
 
-const SpotFeeTier = builder.objectRef<{ vipTier: number; makerFeePpm: number; takerFeePpm: number }>('SpotFeeTier').implement({
+const SpotFeeTier = builder.objectRef<SpotMarketShape['fees'][number]>('SpotFeeTier').implement({
   description: 'Parts per million; negative is a rebate',
   fields: (t) => ({ vipTier: t.exposeInt('vipTier'), makerFeePpm: t.exposeInt('makerFeePpm'), takerFeePpm: t.exposeInt('takerFeePpm') }),
 });
 
 /** GET /v1/spot/config's market, with camelCase names for its two snake_case fields. */
-const SpotMarket = builder.objectRef<Market>('SpotMarket').implement({
+const SpotMarket = builder.objectRef<SpotMarketShape>('SpotMarket').implement({
   fields: (t) => ({
     symbol: t.exposeString('symbol'),
     symbolId: t.exposeInt('symbolId'),
-    baseAsset: t.string({ resolve: (m) => m.base.symbol }),
-    baseAssetId: t.int({ resolve: (m) => m.base.unifiedAssetId }),
-    quoteAsset: t.string({ resolve: (m) => m.quote.symbol }),
-    quoteAssetId: t.int({ resolve: (m) => m.quote.unifiedAssetId }),
-    baseQuantityScale: t.exposeInt('baseQuantityScale'),
-    quoteQuantityScale: t.exposeInt('quoteQuantityScale'),
-    tickSize: t.string({ resolve: (m) => formatScaled(m.tickSize, 9) }),
-    tickSizeQ9: t.field({ type: 'Int64', resolve: (m) => m.tickSize }),
-    minQty: t.string({ resolve: (m) => formatScaled(m.minQty, m.baseQuantityScale) }),
-    minNotional: t.string({ resolve: (m) => formatScaled(m.minNotional, m.quoteQuantityScale) }),
-    fees: t.field({
-      type: [SpotFeeTier],
-      description: 'One entry per VIP tier',
-      resolve: (m) => m.makerFeePpm.map((maker, vipTier) => ({ vipTier, makerFeePpm: maker, takerFeePpm: m.takerFeePpm[vipTier] as number })),
-    }),
+    baseAsset: t.exposeString('baseAsset'),
+    baseAssetId: t.exposeInt('baseAssetId'),
+    quoteAsset: t.exposeString('quoteAsset'),
+    quoteAssetId: t.exposeInt('quoteAssetId'),
+    baseQuantityScale: t.int({ resolve: (m) => m.base_quantity_scale }),
+    quoteQuantityScale: t.int({ resolve: (m) => m.quote_quantity_scale }),
+    tickSize: t.exposeString('tickSize'),
+    tickSizeQ9: t.field({ type: 'Int64', resolve: (m) => m.tickSizeQ9 }),
+    minQty: t.exposeString('minQty'),
+    minNotional: t.exposeString('minNotional'),
+    fees: t.field({ type: [SpotFeeTier], description: 'One entry per VIP tier', resolve: (m) => m.fees }),
   }),
 });
 
-const SpotConfig = builder.objectRef<{ assets: readonly Asset[]; markets: readonly Market[] }>('SpotConfig').implement({
+const SpotConfig = builder.objectRef<SpotConfigShape>('SpotConfig').implement({
   description: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
   fields: (t) => ({
     assets: t.field({ type: [SpotAsset], resolve: (c) => c.assets }),
@@ -231,7 +230,7 @@ builder.queryFields((t) => ({
   spotConfig: t.field({
     type: SpotConfig,
     description: 'Public: what GET /v1/spot/config answers',
-    resolve: (_root, _args, ctx) => ctx.services.markets,
+    resolve: (_root, _args, ctx) => spotConfigView(ctx.services.markets),
   }),
   order: t.field({
     type: Order,
@@ -280,7 +279,7 @@ const BookDelta = builder.objectRef<{ symbol: string; sequence: bigint; bids: { 
   }),
 });
 
-const PublicTrade = builder.objectRef<{ matchId: bigint; price: string; qty: string; takerSide: string; executedAt: string }>('PublicTrade').implement({
+const PublicTrade = builder.objectRef<ReturnType<typeof publicTradeView>>('PublicTrade').implement({
   fields: (t) => ({
     matchId: t.field({ type: 'Int64', resolve: (p) => p.matchId }),
     price: t.exposeString('price'),
@@ -289,11 +288,6 @@ const PublicTrade = builder.objectRef<{ matchId: bigint; price: string; qty: str
     executedAt: t.exposeString('executedAt'),
   }),
 });
-
-/** A public trade as /v1 renders it, for the stream and the recent-trades query alike. */
-function publicTradeView(p: { matchId: bigint; price: bigint; qty: bigint; takerSide: string; executedAt: Date }, market: Market) {
-  return { matchId: p.matchId, price: formatScaled(p.price, 9), qty: formatScaled(p.qty, market.baseQuantityScale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
-}
 
 builder.queryField('publicTrades', (t) =>
   t.field({

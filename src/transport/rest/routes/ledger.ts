@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Services } from '../../../services/index.ts';
+import { transferView } from '../../../services/trading/views.ts';
 import { queryBool, queryInt } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
@@ -55,19 +56,7 @@ export function ledgerRoutes(s: Services) {
           ...(query.page_token ? { pageToken: query.page_token } : {}),
         });
         return {
-          transfers: r.transfers.map(({ leg, sourceAccountId, destinationAccountId }) => ({
-            account: leg.ledgerAccount,
-            amount: e18(BigInt(leg.amount.toFixed(0))),
-            balanceAfter: e18(BigInt(leg.balanceAfter.toFixed(0))),
-            asset: String(leg.assetId),
-            isDebit: leg.isDebit,
-            linkId: leg.transferId.toString(),
-            flowId: leg.flowId?.toString() ?? '',
-            transferCode: leg.transferCode,
-            timestamp: leg.timestampUs.toString(),
-            source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM' },
-            destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM' },
-          })),
+          transfers: r.transfers.map(transferView),
           nextPageToken: r.nextPageToken,
         };
       },

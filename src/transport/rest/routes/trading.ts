@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { levelView, orderView as orderJson, tradeView as tradeJson } from '../../../services/trading/views.ts';
+import { levelView, orderView as orderJson, publicTradeView, spotConfigView, tradeView as tradeJson } from '../../../services/trading/views.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { int32, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
@@ -87,24 +87,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/config',
       summary: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
       auth: 'public',
-      handler: async () => ({
-        assets: s.markets.assets.map((a) => ({ unifiedAssetId: a.unifiedAssetId, symbol: a.symbol, decimals: a.decimals })),
-        markets: s.markets.markets.map((m) => ({
-          symbol: m.symbol,
-          symbolId: m.symbolId,
-          baseAsset: m.base.symbol,
-          baseAssetId: m.base.unifiedAssetId,
-          quoteAsset: m.quote.symbol,
-          quoteAssetId: m.quote.unifiedAssetId,
-          base_quantity_scale: m.baseQuantityScale,
-          quote_quantity_scale: m.quoteQuantityScale,
-          tickSize: formatScaled(m.tickSize, 9),
-          tickSizeQ9: m.tickSize.toString(),
-          minQty: formatScaled(m.minQty, m.baseQuantityScale),
-          minNotional: formatScaled(m.minNotional, m.quoteQuantityScale),
-          fees: m.makerFeePpm.map((maker, vipTier) => ({ vipTier, makerFeePpm: maker, takerFeePpm: m.takerFeePpm[vipTier] as number })),
-        })),
-      }),
+      handler: async () => spotConfigView(s.markets),
     }),
     defineRoute({
       operationId: 'createOrder',
@@ -318,16 +301,7 @@ export function tradingRoutes(s: Services) {
       query: z.strictObject({ symbol: z.string().max(32), limit: queryInt(1, 500).optional() }),
       handler: async ({ query }) => {
         const { market: m, trades } = await s.orders.recentTrades(query.symbol, query.limit ?? 100);
-        return {
-          symbol: m.symbol,
-          trades: trades.map((t) => ({
-            matchId: t.matchId.toString(),
-            price: formatScaled(t.price, 9),
-            qty: formatScaled(t.qty, m.baseQuantityScale),
-            takerSide: t.takerSide,
-            executedAt: toRfc3339(t.executedAt),
-          })),
-        };
+        return { symbol: m.symbol, trades: trades.map((t) => publicTradeView(t, m)) };
       },
     }),
   ];
