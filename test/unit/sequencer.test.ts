@@ -103,7 +103,7 @@ describe('Sequencer', () => {
     expect(published).toEqual(['good']);
   });
 
-  it('refuses the failed group and the one applied on top of it, rebuilds, then runs held jobs on the rebuilt state', async () => {
+  it('refuses the failed group and the one applied on top of it, and every job until memory is rebuilt', async () => {
     const h = harness();
     const first = h.job(1);
     await h.tick();
@@ -115,22 +115,28 @@ describe('Sequencer', () => {
     const onTop = h.job(100);
     expect(h.state).toBe(111);
     const releaseRecovery = h.holdRecovery();
+    // Prepared (loaded into memory) before the failure, submitted after the rebuild.
+    let finishPreparing!: () => void;
+    const preparedBefore = h.sequencer.submitAfter(() => new Promise<void>((r) => (finishPreparing = r)), () => 'stale');
     const outcomes = Promise.allSettled([failing, onTop]);
     h.commits[1]!.fail(new Error('disk full'));
     for (const o of await outcomes) expect(o).toMatchObject({ status: 'rejected', reason: { key: 'unavailable', code: 'COMMIT_FAILED' } });
     expect(h.recovered).toHaveLength(1);
 
-    // Submitted during the rebuild: held (not applied to the stale 111), then applied to the rebuilt state.
-    const held = h.job(5);
-    await h.tick();
+    // During the rebuild: refused at once, never applied to the stale state.
+    await expect(h.job(5)).rejects.toMatchObject({ key: 'unavailable', code: 'REBUILDING' });
     expect(h.state).toBe(111);
     releaseRecovery();
     await h.tick();
+    expect(h.state).toBe(1);
+    finishPreparing();
+    await expect(preparedBefore).rejects.toMatchObject({ code: 'REBUILDING' });
+
+    // After it: accepted on the rebuilt state.
+    const after = h.job(5);
     await h.tick();
-    expect(h.state).toBe(6);
-    expect(h.commits).toHaveLength(3);
     h.commits[2]!.release();
-    await expect(held).resolves.toBe(6);
+    await expect(after).resolves.toBe(6);
   });
 
   it('flushed() waits for what was submitted before it, not for later jobs', async () => {

@@ -41,8 +41,7 @@ export function createLedgerService(deps: LedgerDeps) {
   }
 
   async function post<T>(refs: BalanceRef[], run: (ws: WriteSet) => T): Promise<T> {
-    await balances.load(refs);
-    return sequencer.submit(run);
+    return sequencer.submitAfter(() => balances.load(refs), run);
   }
 
   return {

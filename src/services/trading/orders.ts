@@ -150,13 +150,16 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const tradingRef = (accountId: bigint, assetId: number): BalanceRef => ({ accountId, ledgerAccount: 'TRADING', assetId });
 
+  /**
+   * Loads the books from PostgreSQL beside the current ones and swaps them in at once, so
+   * reads during a rebuild see the old state or the new, never a half-built one.
+   */
   async function rebuild(): Promise<void> {
-    orderIds = await MonotonicIds.after(db, 'Order');
-    transferIds = await MonotonicIds.after(db, 'LedgerTransfer');
-    engines.clear();
-    open.clear();
-    // Every group not yet committed was refused: the database holds every retained id.
-    clientIds.clear();
+    const nextOrderIds = await MonotonicIds.after(db, 'Order');
+    const nextTransferIds = await MonotonicIds.after(db, 'LedgerTransfer');
+    const nextEngines = new Map<number, OrderBook>();
+    const nextOpen = new Map<bigint, OrderRow & { accountPublicId: string }>();
+    const nextBooks = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
     for (const market of markets.markets) {
       const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
       const engine = new OrderBook({
@@ -193,16 +196,28 @@ export function createOrdersService(deps: OrdersDeps) {
       await loadTiers(makers);
       for (const r of rows) {
         const { account, ...row } = r;
-        open.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), inheritedNotionalQ9: BigInt(row.inheritedNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
+        nextOpen.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), inheritedNotionalQ9: BigInt(row.inheritedNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
       }
-      engines.set(market.symbolId, engine);
+      nextEngines.set(market.symbolId, engine);
       const depth = engine.depth();
-      books.set(market.symbolId, {
+      nextBooks.set(market.symbolId, {
         bids: new Map(depth.bids.map((l) => [l.price, l.qty])),
         asks: new Map(depth.asks.map((l) => [l.price, l.qty])),
         sequence: seq.lastBookSeq,
       });
     }
+    orderIds = nextOrderIds;
+    transferIds = nextTransferIds;
+    replace(engines, nextEngines);
+    replace(open, nextOpen);
+    replace(books, nextBooks);
+    // Every group not yet committed was refused: the database holds every retained id.
+    clientIds.clear();
+  }
+
+  function replace<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+    target.clear();
+    for (const [k, v] of source) target.set(k, v);
   }
 
   function marketOf(symbol: string, fieldPath = 'order.symbol'): Market {
@@ -741,10 +756,10 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = clock.now();
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
-      await loadClientIds(account.id, input.order.clientOrderId);
-      await balances.load(refsFor([account.id], market));
-      await loadTiers([account.id]);
-      return sequencer.submit((ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
+      return sequencer.submitAfter(
+        () => Promise.all([loadClientIds(account.id, input.order.clientOrderId), balances.load(refsFor([account.id], market)), loadTiers([account.id])]),
+        (ws) => placeInJob(ws, { account, market, v, input, now, nowNs }),
+      );
     },
 
     /**
@@ -764,10 +779,8 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const v = validateCreate({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
-      await loadClientIds(account.id, input.order.clientOrderId);
-      await balances.load(refsFor([account.id], market));
-      await loadTiers([account.id]);
-      return sequencer.submit((ws) => {
+      const prepare = () => Promise.all([loadClientIds(account.id, input.order.clientOrderId), balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
+      return sequencer.submitAfter(prepare, (ws) => {
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         // Everything that can refuse the replacement is checked before the old order is touched.
@@ -820,11 +833,10 @@ export function createOrdersService(deps: OrdersDeps) {
         if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
       }
       const engine = engineOf(market);
-      await balances.load(refsFor([account.id], market));
-      await loadTiers([account.id]);
+      const prepare = () => Promise.all([balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
       const now = clock.now();
       const nowNs = clock.nowNs();
-      return sequencer.submit((ws) => {
+      return sequencer.submitAfter(prepare, (ws) => {
         const live = open.get(row.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         const leaves = newTotal !== undefined ? newTotal - live.cumQty : live.leavesQty;
@@ -1053,6 +1065,8 @@ export function createOrdersService(deps: OrdersDeps) {
     depth(symbol: string, levels: number) {
       const market = marketOf(symbol, 'symbol');
       if (!Number.isInteger(levels) || levels < 1 || levels > 500) throw invalidArgument('depth', 'must be 1 to 500', 'range');
+      // Mid-rebuild, memory may hold a refused group's changes under a newer sequence.
+      sequencer.assertReady();
       return { market, depth: engineOf(market).depth(levels), sequence: books.get(market.symbolId)?.sequence ?? 0n };
     },
 
@@ -1080,11 +1094,12 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = clock.now();
       const nowNs = clock.nowNs();
       for (const market of markets.markets) {
-        const engine = engineOf(market);
         const accounts = [...open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= nowNs).map((o) => o.accountId);
         if (accounts.length === 0) continue;
-        await balances.load(refsFor(accounts, market));
-        await sequencer.submit((ws) => applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set()));
+        await sequencer.submitAfter(
+          () => balances.load(refsFor(accounts, market)),
+          (ws) => applyEvents(ws, market, engineOf(market).expireDue(nowNs), nowNs, now, new Set()),
+        );
       }
     },
   };
@@ -1095,8 +1110,7 @@ export function createOrdersService(deps: OrdersDeps) {
     const targets = only ? [only] : markets.markets;
     let canceled = 0;
     for (const market of targets) {
-      await balances.load(refsFor([accountId], market));
-      canceled += await sequencer.submit((ws) => {
+      canceled += await sequencer.submitAfter(() => balances.load(refsFor([accountId], market)), (ws) => {
         const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
         const engine = engineOf(market);
         const events = ids.flatMap((id) => engine.cancel(id));
@@ -1110,10 +1124,9 @@ export function createOrdersService(deps: OrdersDeps) {
   async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string, ids: Ids = 'one') {
     const row = await findOwnOrder(account, input, fieldPath, ids);
     const market = markets.marketById(row.symbolId) as Market;
-    await balances.load(refsFor([account.id], market));
     const now = clock.now();
     const nowNs = clock.nowNs();
-    return sequencer.submit((ws) => {
+    return sequencer.submitAfter(() => balances.load(refsFor([account.id], market)), (ws) => {
       if (!open.get(row.id)) throw orderNotFound('the order is no longer open');
       applyEvents(ws, market, engineOf(market).cancel(row.id), nowNs, now, new Set());
       return { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs };

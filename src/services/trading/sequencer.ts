@@ -20,6 +20,9 @@ interface Group {
 /** Longest pause between attempts to rebuild the state after a failed commit. */
 const MAX_REBUILD_BACKOFF_MS = 5_000;
 
+const rebuildingError = () =>
+  new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
+
 const notDurable = (cause: unknown) =>
   new ApiError('unavailable', 'the order could not be made durable; nothing was done', { code: 'COMMIT_FAILED', cause });
 
@@ -35,15 +38,18 @@ const notDurable = (cause: unknown) =>
  * A job must validate before it mutates: one that throws is answered with its error and
  * must have changed nothing. When a commit fails, memory is ahead of the database by that
  * group and by the open one applied on top of it: both are refused (neither was
- * acknowledged), the state is rebuilt from the database, and jobs submitted meanwhile
- * wait for the rebuild.
+ * acknowledged) and the state is rebuilt from the database. Jobs submitted during the
+ * rebuild are refused too (503, retry): what their callers loaded into memory before
+ * submitting them is gone.
  */
 export class Sequencer {
   private open: Group = Sequencer.group();
   private inFlight: Group | undefined;
   private committing: Promise<void> | undefined;
-  /** Jobs held back while the state is rebuilt after a failed commit. */
-  private waiting: Job[] | undefined;
+  /** Set while the state is rebuilt after a failed commit. */
+  private rebuilding = false;
+  /** Counts rebuilds: what was loaded into memory before one is gone after it. */
+  private generation = 0;
 
   constructor(
     private readonly commit: (ws: WriteSet) => Promise<void>,
@@ -58,11 +64,24 @@ export class Sequencer {
   }
 
   submit<T>(apply: (ws: WriteSet) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job: Job = { apply, resolve: resolve as (v: unknown) => void, reject };
-      if (this.waiting) this.waiting.push(job);
-      else this.run(job);
-    });
+    if (this.rebuilding) return Promise.reject(rebuildingError());
+    return new Promise<T>((resolve, reject) => this.run({ apply, resolve: resolve as (v: unknown) => void, reject }));
+  }
+
+  /**
+   * Runs `prepare` (bringing into memory what the job will use), then submits the job,
+   * unless a rebuild emptied memory in between.
+   */
+  async submitAfter<T>(prepare: () => Promise<unknown>, apply: (ws: WriteSet) => T): Promise<T> {
+    const generation = this.generation;
+    await prepare();
+    if (generation !== this.generation) throw rebuildingError();
+    return this.submit(apply);
+  }
+
+  /** For reads of in-memory state: refused (503, retry) while the state is rebuilt. */
+  assertReady(): void {
+    if (this.rebuilding) throw rebuildingError();
   }
 
   /** Runs `fn` once the changes of the job now running are durable (for publishing its events). */
@@ -72,7 +91,6 @@ export class Sequencer {
 
   /** Resolves when every job submitted before the call has been committed or refused. */
   async flushed(): Promise<void> {
-    while (this.waiting) await this.committing;
     const last = this.open.settled.length > 0 ? this.open : this.inFlight;
     await last?.done;
   }
@@ -115,25 +133,20 @@ export class Sequencer {
   }
 
   private async refuseAndRebuild(groups: Group[], err: unknown): Promise<void> {
-    this.waiting = [];
+    this.rebuilding = true;
     this.open = Sequencer.group();
     this.refuse(groups, notDurable(err));
-    // Until the rebuild succeeds memory cannot be trusted: jobs wait for the next attempt
-    // and are refused if it fails too.
+    // Memory cannot be trusted until a rebuild succeeds (the database may be down a while).
     for (let attempt = 0; ; attempt++) {
       try {
         await this.recover(err);
         break;
-      } catch (rebuildErr) {
+      } catch {
         await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, MAX_REBUILD_BACKOFF_MS)));
-        const held = this.waiting;
-        this.waiting = [];
-        for (const job of held) job.reject(notDurable(rebuildErr));
       }
     }
-    const held = this.waiting;
-    this.waiting = undefined;
-    for (const job of held) this.run(job);
+    this.generation += 1;
+    this.rebuilding = false;
   }
 
   private refuse(groups: Group[], refusal: ApiError): void {
