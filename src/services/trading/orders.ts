@@ -1,4 +1,3 @@
-import { createPubSub } from 'graphql-yoga';
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { Logger } from 'pino';
 import type { Caller } from '../../auth/caller.ts';
@@ -19,6 +18,7 @@ import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { persistWriteSet } from './persist.ts';
+import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { attachedRiskView } from './views.ts';
 import type { OrderRow, RiskLegRow, TradeRow, WriteSet } from './writeSet.ts';
@@ -137,7 +137,7 @@ export function createOrdersService(deps: OrdersDeps) {
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
   const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
   const vipTiers = new Map<bigint, { tier: number; at: number }>();
-  const pubsub = createPubSub<Record<string, [OrderEventPayload | FillPayload]>>({ eventTarget: deps.events });
+  const publications = new Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>(deps.events);
 
   const sequencer = new Sequencer(
     (ws) => persistWriteSet(deps.sql, ws),
@@ -238,7 +238,7 @@ export function createOrdersService(deps: OrdersDeps) {
 
   function publishOrder(ws: WriteSet, row: OrderRow & { accountPublicId: string }, symbol: string) {
     const snapshot = { ...row };
-    sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}orders:${row.accountPublicId}`, { accountPublicId: row.accountPublicId, order: snapshot, symbol }));
+    sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}orders:${row.accountPublicId}`, { accountPublicId: row.accountPublicId, order: snapshot, symbol }));
     ws.order(row);
   }
 
@@ -263,7 +263,7 @@ export function createOrdersService(deps: OrdersDeps) {
           touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
           level(e.takerSide === 'BUY' ? 'SELL' : 'BUY', e.price, -e.qty);
           const trade: PublicTradePayload = { symbol: market.symbol, matchId: e.matchId, price: e.price, qty: e.qty, takerSide: e.takerSide, executedAt: now };
-          sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}trades:${market.symbol}`, trade as never));
+          sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}trades:${market.symbol}`, trade));
           break;
         }
         case 'modified':
@@ -320,7 +320,7 @@ export function createOrdersService(deps: OrdersDeps) {
           .filter((c) => c.side === side)
           .map((c) => ({ price: c.price, qty: (side === 'BUY' ? book.bids : book.asks).get(c.price) ?? 0n }));
       const delta: BookDeltaPayload = { symbol: market.symbol, sequence: book.sequence, bids: pick('BUY'), asks: pick('SELL') };
-      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}book:${market.symbol}`, delta as never));
+      sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}book:${market.symbol}`, delta));
     }
     const engine = engineOf(market);
     ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n, lastBookSeq: book.sequence });
@@ -439,7 +439,7 @@ export function createOrdersService(deps: OrdersDeps) {
       };
       ws.trades.push(trade);
       const fill: FillPayload = { accountPublicId: o.accountPublicId, trade, orderPublicId: o.publicId, symbol: market.symbol };
-      sequencer.onCommit(() => pubsub.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, fill));
+      sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, fill));
     }
   }
 
@@ -732,17 +732,12 @@ export function createOrdersService(deps: OrdersDeps) {
     balances,
     /** Ledger transfer ids, shared with the ledger service (same sequencer, same table). */
     transferIds: () => transferIds,
-    pubsub,
-    topics: {
-      orders: (accountPublicId: string) => `${deps.topicPrefix}orders:${accountPublicId}`,
-      fills: (accountPublicId: string) => `${deps.topicPrefix}fills:${accountPublicId}`,
-    },
 
     /** The caller's order updates or fills, published after commit (GraphQL subscriptions). */
     async subscribe(caller: Caller, stream: 'orders' | 'fills', subaccountId: string | undefined) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, subaccountId);
-      return pubsub.subscribe(`${deps.topicPrefix}${stream}:${account.publicId}`);
+      return publications.subscribe(`${deps.topicPrefix}${stream}:${account.publicId}`);
     },
 
     /** Restores every book from PostgreSQL (start-up). */
@@ -1073,7 +1068,7 @@ export function createOrdersService(deps: OrdersDeps) {
     /** Public market streams: order-book deltas and trades of one symbol. */
     subscribeMarket(symbol: string, stream: 'book' | 'trades') {
       const market = marketOf(symbol, 'symbol');
-      return pubsub.subscribe(`${deps.topicPrefix}${stream}:${market.symbol}`);
+      return publications.subscribe(`${deps.topicPrefix}${stream}:${market.symbol}`);
     },
 
     /** The most recent public trades of a symbol, newest first. */

@@ -1,0 +1,47 @@
+import { createPubSub, Repeater } from '@graphql-yoga/subscription';
+import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+
+/**
+ * The events committed groups release, sent as one message per topic per group: events
+ * are queued as a commit's callbacks run and sent together in a microtask after the last
+ * of them, so a busy group costs one Redis PUBLISH per topic instead of one per event.
+ * Subscribers get the events one at a time, in order.
+ */
+export class Publications<T> {
+  private readonly pubsub: ReturnType<typeof createPubSub<Record<string, [T[]]>>>;
+  private readonly pending = new Map<string, T[]>();
+
+  constructor(events: TypedEventTarget<CustomEvent>) {
+    this.pubsub = createPubSub<Record<string, [T[]]>>({ eventTarget: events });
+  }
+
+  publish(topic: string, event: T): void {
+    if (this.pending.size === 0) queueMicrotask(() => this.flush());
+    const queued = this.pending.get(topic);
+    if (queued) queued.push(event);
+    else this.pending.set(topic, [event]);
+  }
+
+  subscribe(topic: string): AsyncIterableIterator<T> {
+    const batches = this.pubsub.subscribe(topic)[Symbol.asyncIterator]();
+    return new Repeater<T>(async (push, stop) => {
+      // A subscriber that leaves while no message comes must still let go of the topic.
+      const stopped = stop.then(() => ({ done: true as const, value: undefined }));
+      try {
+        for (;;) {
+          const next = await Promise.race([batches.next(), stopped]);
+          if (next.done) break;
+          for (const event of next.value) await push(event);
+        }
+      } finally {
+        await batches.return?.();
+        stop();
+      }
+    });
+  }
+
+  private flush(): void {
+    for (const [topic, events] of this.pending) this.pubsub.publish(topic, events);
+    this.pending.clear();
+  }
+}
