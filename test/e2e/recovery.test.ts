@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { api, type SignedIn } from '../helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
 import { dropSchema, TEST_OPERATOR_TOKEN, uniqueName } from '../helpers/infra.ts';
-import { placeOrder, trader } from '../helpers/trading.ts';
+import { ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
 
 /**
  * Durability: the real server process is killed with SIGKILL in the middle of a burst of
@@ -130,26 +130,9 @@ describe('SIGKILL during a burst of orders', () => {
     const leaves = await sql('SELECT id FROM "Order" WHERE "origQty" <> "cumQty" + "leavesQty" AND "isOpen"');
     expect(leaves).toEqual([]);
 
-    // Balances conserve: legs of every asset sum to zero, and each balance equals its legs.
-    const sums = await sql<{ assetId: number; net: string }>(
-      `SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS net FROM "LedgerTransferLeg" GROUP BY 1`,
-    );
-    for (const s of sums) expect(s.net, `asset ${s.assetId}`).toBe('0');
-    const drift = await sql(`
-      SELECT b.id FROM "Balance" b LEFT JOIN (
-        SELECT "accountId", "ledgerAccount", "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) AS net
-        FROM "LedgerTransferLeg" GROUP BY 1, 2, 3) l
-        ON l."accountId" = b."accountId" AND l."ledgerAccount" = b."ledgerAccount" AND l."assetId" = b."assetId"
-      WHERE b.available + b.held <> COALESCE(l.net, 0)`);
-    expect(drift).toEqual([]);
-    // Reservations equal what the open orders still hold.
-    const holds = await sql(`
-      SELECT b.id FROM "Balance" b LEFT JOIN (
-        SELECT o."accountId", CASE WHEN o.side = 'BUY' THEN m."quoteAssetId" ELSE m."baseAssetId" END AS asset, sum(o."heldE18") AS held
-        FROM "Order" o JOIN "Market" m ON m."symbolId" = o."symbolId" WHERE o."isOpen" GROUP BY 1, 2) o
-        ON o."accountId" = b."accountId" AND o.asset = b."assetId"
-      WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`);
-    expect(holds).toEqual([]);
+    // Balances conserve: legs of every asset sum to zero, each balance equals its legs, and
+    // reservations equal what the open orders still hold.
+    expect(await ledgerViolations(sql)).toEqual(SOUND_LEDGER);
 
     // The book is back: every level of both sides, and every resting order in the same
     // priority (best price, then earliest prioritySeq), proven by taking them one by one.

@@ -30,3 +30,39 @@ export async function balancesOf(baseUrl: string, who: SignedIn, subaccountId?: 
   }
   return out;
 }
+
+type Query = <T>(text: string) => Promise<T[]>;
+
+/**
+ * What breaks the ledger's invariants, read from the database: assets whose legs do not
+ * sum to zero, balances that differ from the sum of their legs, negative balances of
+ * non-system accounts, and TRADING holds that differ from what open orders reserve.
+ * All empty when sound.
+ */
+export async function ledgerViolations(query: Query) {
+  const unbalanced = await query<{ assetId: number; net: string }>(
+    `SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS net
+     FROM "LedgerTransferLeg" GROUP BY 1 HAVING sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) <> 0`,
+  );
+  const drift = await query<{ id: string }>(
+    `SELECT b.id::text FROM "Balance" b LEFT JOIN (
+       SELECT "accountId", "ledgerAccount", "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) AS net
+       FROM "LedgerTransferLeg" GROUP BY 1, 2, 3) l
+       ON l."accountId" = b."accountId" AND l."ledgerAccount" = b."ledgerAccount" AND l."assetId" = b."assetId"
+     WHERE b.available + b.held <> COALESCE(l.net, 0)`,
+  );
+  const negative = await query<{ id: string }>(
+    `SELECT b.id::text FROM "Balance" b JOIN "Account" a ON a.id = b."accountId" WHERE a.kind <> 'SYSTEM' AND (b.available < 0 OR b.held < 0)`,
+  );
+  const holds = await query<{ id: string }>(
+    `SELECT b.id::text FROM "Balance" b LEFT JOIN (
+       SELECT o."accountId", CASE WHEN o.side = 'BUY' THEN m."quoteAssetId" ELSE m."baseAssetId" END AS asset, sum(o."heldE18") AS held
+       FROM "Order" o JOIN "Market" m ON m."symbolId" = o."symbolId" WHERE o."isOpen" GROUP BY 1, 2) o
+       ON o."accountId" = b."accountId" AND o.asset = b."assetId"
+     WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`,
+  );
+  return { unbalanced, drift, negative, holds };
+}
+
+/** `ledgerViolations` of a sound ledger. */
+export const SOUND_LEDGER = { unbalanced: [], drift: [], negative: [], holds: [] };

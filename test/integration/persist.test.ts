@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, tempDir, testDatabase } from '../helpers/infra.ts';
-import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
 
 /**
  * A batch is committed as one statement whose columns travel as PostgreSQL array
@@ -65,10 +65,7 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     expect(filled.body.order).toMatchObject({ status: 'FILLED', cumQty: '0.03', avgPx: '30000' });
 
     expect(await database.prisma.trade.count()).toBe(6);
-    const legSums = await database.sql.query<{ assetId: number; sum: string }>(
-      'SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS sum FROM "LedgerTransferLeg" GROUP BY "assetId"',
-    );
-    for (const row of legSums) expect(row.sum).toMatch(/^-?0$/);
+    expect(await ledgerViolations((text) => database.sql.query(text))).toEqual(SOUND_LEDGER);
     // 0.03 BTC at 30000 is 900 USDC, plus the 0.15% taker fee.
     expect((await balancesOf(server.url, buyer))['TRADING:USDC']).toEqual({ available: '99098.65', held: '0' });
     const sequence = await database.prisma.marketSequence.findFirstOrThrow({ where: { market: { symbol: 'BTC-USDC' } } });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionCaller } from '../../src/auth/caller.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import { startTestApp, uniqueName, type RunningApp } from '../helpers/infra.ts';
+import { ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 
 /**
  * Random command streams through the real order service (engine, sequencer, ledger,
@@ -45,19 +46,7 @@ const command = fc.oneof(
 
 async function invariants() {
   const q = <T>(sql: string) => server.database.sql.query<T>(sql);
-  const sums = await q<{ net: string }>(`SELECT sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS net FROM "LedgerTransferLeg" GROUP BY "assetId"`);
-  for (const s of sums) expect(s.net).toBe('0');
-  expect(
-    await q(`SELECT b.id FROM "Balance" b LEFT JOIN (SELECT "accountId", "ledgerAccount", "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) AS net
-      FROM "LedgerTransferLeg" GROUP BY 1, 2, 3) l ON l."accountId" = b."accountId" AND l."ledgerAccount" = b."ledgerAccount" AND l."assetId" = b."assetId"
-      WHERE b.available + b.held <> COALESCE(l.net, 0)`),
-  ).toEqual([]);
-  expect(await q(`SELECT b.id FROM "Balance" b JOIN "Account" a ON a.id = b."accountId" WHERE a.kind <> 'SYSTEM' AND (b.available < 0 OR b.held < 0)`)).toEqual([]);
-  expect(
-    await q(`SELECT b.id FROM "Balance" b LEFT JOIN (SELECT o."accountId", CASE WHEN o.side = 'BUY' THEN m."quoteAssetId" ELSE m."baseAssetId" END AS asset, sum(o."heldE18") AS held
-      FROM "Order" o JOIN "Market" m ON m."symbolId" = o."symbolId" WHERE o."isOpen" GROUP BY 1, 2) o ON o."accountId" = b."accountId" AND o.asset = b."assetId"
-      WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`),
-  ).toEqual([]);
+  expect(await ledgerViolations(q)).toEqual(SOUND_LEDGER);
   // Quantity: filled + resting never exceeds the order (DECREMENT self-trade prevention
   // removes quantity without a fill, so it may be less); terminal orders rest nothing.
   expect(await q(`SELECT id FROM "Order" WHERE "cumQty" + "leavesQty" > "origQty" OR (NOT "isOpen" AND "leavesQty" <> 0)`)).toEqual([]);
