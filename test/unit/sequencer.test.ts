@@ -111,6 +111,10 @@ describe('Sequencer', () => {
     await expect(first).resolves.toBe(1);
 
     const failing = h.job(10);
+    // Refused on its own in the failing group, against state about to be thrown away.
+    const selfRefused = h.sequencer.submit(() => {
+      throw new ApiError('invalid-argument', 'would have been refused');
+    });
     await h.tick();
     const onTop = h.job(100);
     expect(h.state).toBe(111);
@@ -118,7 +122,7 @@ describe('Sequencer', () => {
     // Prepared (loaded into memory) before the failure, submitted after the rebuild.
     let finishPreparing!: () => void;
     const preparedBefore = h.sequencer.submitAfter(() => new Promise<void>((r) => (finishPreparing = r)), () => 'stale');
-    const outcomes = Promise.allSettled([failing, onTop]);
+    const outcomes = Promise.allSettled([failing, selfRefused, onTop]);
     h.commits[1]!.fail(new Error('disk full'));
     for (const o of await outcomes) expect(o).toMatchObject({ status: 'rejected', reason: { key: 'unavailable', code: 'COMMIT_FAILED' } });
     expect(h.recovered).toHaveLength(1);

@@ -831,7 +831,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const prepare = () => Promise.all([balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
       const now = clock.now();
       const nowNs = clock.nowNs();
-      return sequencer.submitAfter(prepare, (ws) => {
+      const outcome = await sequencer.submitAfter(prepare, (ws) => {
         const live = open.get(row.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         const leaves = newTotal !== undefined ? newTotal - live.cumQty : live.leavesQty;
@@ -847,14 +847,18 @@ export function createOrdersService(deps: OrdersDeps) {
         const events = engine.modify(row.id, { newQty: leaves, ...(newPrice !== undefined ? { newPrice } : {}) }, nowNs);
         const rejected = events.find((e) => e.type === 'rejected');
         if (rejected?.type === 'rejected') {
-          // Undo the reservation change, keep whatever the engine did (an expiry), then refuse.
+          // Undo the reservation change and keep whatever the engine did (an expiry): the
+          // job succeeds, so that change is committed and published, and the caller is
+          // refused once it is.
           if (delta > 0n) balances.release(ws, ref, delta);
           if (delta < 0n) balances.hold(ws, ref, -delta);
           live.heldE18 -= delta;
           applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
-          throw new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
-            code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
-          });
+          return {
+            refused: new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
+              code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
+            }),
+          };
         }
         if (newTotal !== undefined) live.origQty = newTotal;
         if (newPrice !== undefined) live.price = newPrice;
@@ -862,6 +866,8 @@ export function createOrdersService(deps: OrdersDeps) {
         applyEvents(ws, market, events, nowNs, now, new Set([row.id]));
         return { order: { ...live }, market };
       });
+      if ('refused' in outcome) throw outcome.refused;
+      return outcome;
     },
 
     async cancelAllOrders(caller: Caller, input: { subaccountId?: string; symbol?: string; side?: 'BUY' | 'SELL' }) {

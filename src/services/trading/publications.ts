@@ -25,16 +25,14 @@ export class Publications<T> {
   subscribe(topic: string): AsyncIterableIterator<T> {
     const batches = this.pubsub.subscribe(topic)[Symbol.asyncIterator]();
     return new Repeater<T>(async (push, stop) => {
-      // A subscriber that leaves while no message comes must still let go of the topic.
-      const stopped = stop.then(() => ({ done: true as const, value: undefined }));
+      // A subscriber that leaves while no message comes must still let go of the topic:
+      // ending the source settles the read it is waiting on.
+      void stop.then(() => batches.return?.());
       try {
-        for (;;) {
-          const next = await Promise.race([batches.next(), stopped]);
-          if (next.done) break;
+        for (let next = await batches.next(); !next.done; next = await batches.next()) {
           for (const event of next.value) await push(event);
         }
       } finally {
-        await batches.return?.();
         stop();
       }
     });

@@ -23,8 +23,10 @@ const MAX_REBUILD_BACKOFF_MS = 5_000;
 const rebuildingError = () =>
   new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
 
+// The database refused the commit or could not confirm it: usually nothing was stored, but
+// a connection lost after PostgreSQL committed is possible, so a client looks it up first.
 const notDurable = (cause: unknown) =>
-  new ApiError('unavailable', 'the order could not be made durable; nothing was done', { code: 'COMMIT_FAILED', cause });
+  new ApiError('unavailable', 'the change could not be confirmed as durable; look it up (e.g. by clientOrderId) before retrying', { code: 'COMMIT_FAILED', cause });
 
 /**
  * The one writer of trading state, with group commit. A submitted job runs at once
@@ -149,9 +151,10 @@ export class Sequencer {
     this.rebuilding = false;
   }
 
+  /** Every job of a refused group gets the refusal, even one that failed on its own: that answer was worked out against state now thrown away. */
   private refuse(groups: Group[], refusal: ApiError): void {
     for (const g of groups) {
-      for (const { job, ok, value } of g.settled) job.reject(ok ? refusal : value);
+      for (const { job } of g.settled) job.reject(refusal);
       g.finish();
     }
   }

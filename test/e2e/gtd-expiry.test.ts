@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrderUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { systemClock, type Clock } from '../../src/infra/clock.ts';
+import { api } from '../helpers/auth.ts';
+import { wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+
+/** The server's clock, moved forward by the test so an expiry comes when the test says. */
+function shiftableClock(): Clock & { skip(ms: number): void } {
+  const base = systemClock();
+  let offsetMs = 0;
+  return {
+    now: () => new Date(base.now().getTime() + offsetMs),
+    nowNs: () => base.nowNs() + BigInt(offsetMs) * 1_000_000n,
+    skip(ms) {
+      offsetMs += ms;
+    },
+  };
+}
+
+const clock = shiftableClock();
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp({ clock });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a GTD order found expired by a modify', () => {
+  it('refuses the modify, and the expiry it applied is committed, published and releases the hold', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const client = wsClient(server.url, { authorization: t.auth.authorization as string });
+    const updates: GraphQLResponse<{ orderUpdates: { orderId: string; status: string; version: number } }>[] = [];
+    client.subscribe({ query: OrderUpdatesDocument.toString() }, { next: (r) => void updates.push(r as never), error: () => undefined, complete: () => undefined });
+    await new Promise((r) => setTimeout(r, 300));
+
+    const expireAt = new Date(clock.now().getTime() + 60_000).toISOString();
+    const o = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtd: { price: '100', expireAt } });
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+    // The modify, sent the moment the expiry has passed, usually finds it before the 250 ms
+    // expiry sweep does; either way the expiry must be committed and published.
+    clock.skip(61_000);
+    const modify = await api(server.url, 'POST', '/v1/orders/modify', { orderId: o.body.orderId, newQty: '0.02' }, t.auth);
+    expect(modify.status).toBe(404);
+    expect(modify.body.code).toBe('ORDER_NOT_FOUND');
+
+    for (let i = 0; i < 40 && !updates.some((u) => u.data?.orderUpdates.status === 'EXPIRED'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(updates.map((u) => u.data?.orderUpdates.status)).toEqual(['NEW', 'EXPIRED']);
+    expect(updates.map((u) => u.data?.orderUpdates.version)).toEqual([1, 2]);
+    const stored = (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order;
+    expect(stored).toMatchObject({ status: 'EXPIRED', version: 2 });
+    expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '1000', held: '0' });
+    await client.dispose();
+  });
+});
