@@ -139,3 +139,26 @@ describe('attached risk over GraphQL', () => {
     });
   });
 });
+
+describe('order-book deltas through a replace', () => {
+  it('remove the replaced order from its level and add the new one, in consecutive sequences', async () => {
+    const maker = await trader(server.url, { SOL: '100' });
+    const market = wsClient(server.url);
+    const deltas: { sequence: string; asks: { price: string; qty: string }[] }[] = [];
+    market.subscribe({ query: OrderBookUpdatesDocument.toString(), variables: { symbol: 'SOL-USDC' } }, {
+      next: (r) => void deltas.push((r.data as { orderBookUpdates: (typeof deltas)[number] }).orderBookUpdates),
+      error: () => undefined,
+      complete: () => undefined,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const g1 = await api(server.url, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '6', limitGtc: { price: '200' } } }, maker.auth);
+    const g2 = await api(server.url, 'POST', '/v1/orders/replace', { orderId: g1.body.orderId, order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '5', limitGtc: { price: '201' } } }, maker.auth);
+    expect(g2.status, JSON.stringify(g2.body)).toBe(200);
+    for (let i = 0; i < 40 && deltas.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(deltas.map((d) => d.asks)).toEqual([[{ price: '200', qty: '6' }], [{ price: '200', qty: '0' }], [{ price: '201', qty: '5' }]]);
+    const sequences = deltas.map((d) => BigInt(d.sequence));
+    expect(sequences[1]! - sequences[0]!).toBe(1n);
+    expect(sequences[2]! - sequences[1]!).toBe(1n);
+    await market.dispose();
+  });
+});

@@ -783,11 +783,13 @@ export function createOrdersService(deps: OrdersDeps) {
         checkClientOrderId(account.id, clientOrderId, now);
         const { hold, ref } = reservationFor(market, account, v, input.order);
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
-        engineOf(market).cancel(old.id);
+        const removed = engineOf(market).cancel(old.id);
         balances.release(ws, ref, live.heldE18);
         Object.assign(live, { heldE18: 0n, leavesQty: 0n, isOpen: false, status: 'REPLACED', closeReason: 'REPLACED', terminalAt: now, version: live.version + 1 });
         publishOrder(ws, live, market.symbol);
         open.delete(live.id);
+        // The old order leaves its level: the book's totals and delta stream follow.
+        applyEvents(ws, market, removed, nowNs, now, new Set());
         return placeInJob(ws, {
           account,
           market,
