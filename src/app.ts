@@ -93,9 +93,17 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   const flushTimer = setInterval(flushLastUsed, LAST_USED_FLUSH_MS);
   flushTimer.unref();
   // GTD expiry and dead-man switches run on the clock, including for state found after a restart.
+  // A sweep still running skips the next tick: two sweeps would both find a switch armed
+  // and the second would cancel orders placed after the first fired.
+  let sweeping = false;
   const tradingTimer = setInterval(() => {
-    services.orders.expireDue().catch((err: unknown) => http.log.error({ err }, 'GTD expiry failed'));
-    services.orders.fireDeadManSwitches().catch((err: unknown) => http.log.error({ err }, 'dead-man switch check failed'));
+    if (sweeping) return;
+    sweeping = true;
+    void Promise.all([
+      services.orders.expireDue().catch((err: unknown) => http.log.error({ err }, 'GTD expiry failed')),
+      services.orders.fireDeadManSwitches().catch((err: unknown) => http.log.error({ err }, 'dead-man switch check failed')),
+      services.orders.pruneClientIds().catch((err: unknown) => http.log.warn({ err }, 'client order id pruning failed')),
+    ]).finally(() => (sweeping = false));
   }, TRADING_TIMER_MS);
   tradingTimer.unref();
 

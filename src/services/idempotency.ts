@@ -11,13 +11,14 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
  * Runs an operation once per (account, operation, key): a repeat with the same payload
  * answers the first result without running again (so it is not charged again either);
  * the same key with another payload is a conflict. A failed run leaves no record, so the
- * client may retry with the same key.
+ * client may retry with the same key; so does a result `codec.keep` declines (one that
+ * holds a transient failure the client is told to retry).
  */
 export async function once<T>(
   deps: { db: Db; clock: Clock },
   scope: { accountId: bigint; operation: string; key: string; request: unknown },
   run: () => Promise<T>,
-  codec: { encode(value: T): Prisma.InputJsonValue; decode(json: Prisma.JsonValue): T },
+  codec: { encode(value: T): Prisma.InputJsonValue; decode(json: Prisma.JsonValue): T; keep?(value: T): boolean },
 ): Promise<T> {
   const { db, clock } = deps;
   const requestHash = new Uint8Array(createHash('sha256').update(canonicalJson(scope.request)).digest());
@@ -53,6 +54,7 @@ export async function once<T>(
     await db.idempotencyRecord.delete({ where }).catch(() => undefined);
     throw err;
   }
-  await db.idempotencyRecord.update({ where, data: { response: codec.encode(result), completedAt: clock.now() } });
+  if (codec.keep?.(result) === false) await db.idempotencyRecord.delete({ where });
+  else await db.idempotencyRecord.update({ where, data: { response: codec.encode(result), completedAt: clock.now() } });
   return result;
 }

@@ -76,10 +76,6 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * One page of a keyset query: fetch `limit + 1` rows, keep `limit`, and make the next
- * token from the last kept row when there was one more.
- */
-/**
  * A list's page size: `limit` when given (1 to `max`), else `fallback`. Checked here, not
  * only in the REST schemas, so every transport gets the same 400.
  */
@@ -89,6 +85,10 @@ export function pageLimit(limit: number | undefined, max: number, fallback = 100
   return value;
 }
 
+/**
+ * One page of a keyset query: fetch `limit + 1` rows, keep `limit`, and make the next
+ * token from the last kept row when there was one more.
+ */
 export function toPage<Row>(
   rows: Row[],
   limit: number,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
@@ -320,6 +321,15 @@ describe('replace', () => {
     expect(lineage.body.trades.map((t: { qty: string }) => t.qty).sort()).toEqual(['2', '4']);
     const firstGen = await api(server.url, 'GET', `/v1/spot/trades?lineageId=${g1.body.orderId}&throughGeneration=1`, undefined, maker.auth);
     expect(firstGen.body.trades.map((t: { qty: string }) => t.qty)).toEqual(['4']);
+    // The data migration that backfilled replacements made before the column existed
+    // restores exactly what a replace records.
+    const g2row = { publicId: r.body.orderId as string };
+    const recorded = (await server.database.prisma.order.findUniqueOrThrow({ where: g2row })).inheritedNotionalQ9.toFixed(0);
+    expect(recorded).toBe('800000000000000');
+    await server.database.prisma.order.update({ where: g2row, data: { inheritedNotionalQ9: 0 } });
+    await server.database.sql.exec(await readFile(new URL('../../prisma/migrations/20261123144500_order_inherited_notional_backfill/migration.sql', import.meta.url), 'utf8'));
+    expect((await server.database.prisma.order.findUniqueOrThrow({ where: g2row })).inheritedNotionalQ9.toFixed(0)).toBe(recorded);
+
     const needsSymbol = await api(server.url, 'GET', '/v1/spot/trades?afterMatchId=1', undefined, maker.auth);
     expect(needsSymbol.status).toBe(400);
     expect(needsSymbol.body.violations[0]).toMatchObject({ fieldPath: 'afterMatchId', ruleId: 'requires' });

@@ -30,6 +30,7 @@ describe('a failed commit', () => {
     const buyer = await trader(server.url, { USDC: '100000' });
     const resting = await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.5', limitGtc: { price: '30000' } });
     expect(resting.status).toBe(200);
+    const sequenceBefore = BigInt((await api(server.url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC')).body.sequence);
     await server.database.sql.exec(INJECT);
 
     // Sent together, so they share the group that fails; one of them would also trade.
@@ -49,14 +50,11 @@ describe('a failed commit', () => {
     expect(stored.map((o) => o.clientOrderId).sort()).toEqual(acceptedIds.sort());
     const tradedQty = acceptedIds.includes('taker') ? '0.2' : '0';
 
-    // Memory is rebuilt from the database: until then the book snapshot is refused (never a
-    // refused group's state); then the refused client order id is free again and the book
-    // is what the database holds.
+    // Memory is rebuilt from the database: then the refused client order id is free again
+    // and the book is what the database holds.
     let retry = await placeOrder(server.url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'fail-me', limitGtc: { price: '100' } });
     for (let i = 0; i < 20 && retry.status === 503; i++) {
       expect(retry.body.code).toBe('REBUILDING');
-      const snapshot = await api(server.url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC');
-      expect([200, 503]).toContain(snapshot.status);
       await new Promise((r) => setTimeout(r, 50));
       retry = await placeOrder(server.url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'fail-me', limitGtc: { price: '100' } });
     }
@@ -64,6 +62,9 @@ describe('a failed commit', () => {
     const book = await api(server.url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC');
     expect(book.status, JSON.stringify(book.body)).toBe(200);
     expect(book.body.asks).toEqual([{ price: '30000', qty: tradedQty === '0' ? '0.5' : '0.3', orders: 1 }]);
+    // The refused group may have shown its changes under sequenceBefore + 1: the rebuilt book
+    // starts past every number handed out, so none is reused with other content.
+    expect(BigInt(book.body.sequence)).toBeGreaterThan(sequenceBefore + 1n);
     const take = await placeOrder(server.url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.1', limitIoc: { price: '30000' } });
     expect(take.status).toBe(200);
     expect((await api(server.url, 'GET', `/v1/orders/${take.body.orderId}`, undefined, buyer.auth)).body.order).toMatchObject({ status: 'FILLED', cumQty: '0.1' });
@@ -77,5 +78,32 @@ describe('a failed commit', () => {
     // The buyer owns what it bought after the failure, plus the refused group's fill only if that group committed.
     expect(seen['TRADING:BTC']?.available).toBe(tradedQty === '0' ? '0.1' : '0.3');
     expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
+  });
+
+  it('does not remember a batch cancel whose items were refused for a moment: the same requestId runs again', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const o = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'keep-me', limitGtc: { price: '100' } });
+    expect(o.status).toBe(200);
+    await server.database.sql.exec(`
+      CREATE FUNCTION refuse_marked_cancel() RETURNS trigger AS $$
+      BEGIN
+        IF NEW."clientOrderId" = 'keep-me' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_marked_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_marked_cancel();`);
+    const body = { requestId: 'retry-me', items: [{ clientOrderId: 'keep-me' }] };
+    const first = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    expect(first.body).toMatchObject({ acceptedCount: 0, rejectedCount: 1, results: [{ status: 'REJECTED', code: 'COMMIT_FAILED' }] });
+    await server.database.sql.exec('DROP TRIGGER refuse_marked_cancel ON "Order"');
+
+    let again = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    for (let i = 0; i < 20 && again.body.results?.[0]?.code === 'REBUILDING'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    }
+    expect(again.body).toMatchObject({ acceptedCount: 1, rejectedCount: 0, results: [{ orderId: o.body.orderId, status: 'ACCEPTED' }] });
+    // Now it is remembered: a repeat answers the same without running again.
+    const repeat = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
+    expect(repeat.body).toEqual(again.body);
   });
 });

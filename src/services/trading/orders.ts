@@ -24,9 +24,13 @@ import { attachedRiskView } from './views.ts';
 import type { OrderRow, RiskLegRow, TradeRow, WriteSet } from './writeSet.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
+const CLIENT_ID_PRUNE_MS = 60_000;
+const CLIENT_ID_IDLE_MS = 10 * 60_000;
 const VIP_TIER_TTL_MS = 60_000;
 const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
 const MIN_EXPIRY_NS = 1_000_000_000n;
+/** More than the book changes two uncommitted groups can make. */
+const BOOK_SEQUENCE_JUMP = 1_000_000n;
 /** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
 const FEE_SLACK_E18 = 1_000_000n;
 
@@ -152,7 +156,8 @@ export function createOrdersService(deps: OrdersDeps) {
 
   /**
    * Loads the books from PostgreSQL beside the current ones and swaps them in at once, so
-   * reads during a rebuild see the old state or the new, never a half-built one.
+   * nothing ever finds an engine missing; after a failed commit the sequencer refuses work
+   * and book snapshots until the swap.
    */
   async function rebuild(): Promise<void> {
     const nextOrderIds = await MonotonicIds.after(db, 'Order');
@@ -200,10 +205,15 @@ export function createOrdersService(deps: OrdersDeps) {
       }
       nextEngines.set(market.symbolId, engine);
       const depth = engine.depth();
+      // Snapshots may have shown changes that were never committed, under numbers above the
+      // stored one: start past any of them, durably, so no number is ever reused with other
+      // content (subscribers see a gap and fetch a new snapshot).
+      const sequence = seq.lastBookSeq + BOOK_SEQUENCE_JUMP;
+      await db.marketSequence.update({ where: { symbolId: market.symbolId }, data: { lastBookSeq: sequence } });
       nextBooks.set(market.symbolId, {
         bids: new Map(depth.bids.map((l) => [l.price, l.qty])),
         asks: new Map(depth.asks.map((l) => [l.price, l.qty])),
-        sequence: seq.lastBookSeq,
+        sequence,
       });
     }
     orderIds = nextOrderIds;
@@ -599,10 +609,15 @@ export function createOrdersService(deps: OrdersDeps) {
    */
   const clientIds = new Map<bigint, Map<string, number>>();
   const clientIdLoads = new Map<bigint, Promise<void>>();
+  /** When each account's ids were last needed: idle accounts are forgotten (and reloaded). */
+  const clientIdsUsedAt = new Map<bigint, number>();
+  let clientIdsPrunedAt = 0;
 
   /** Makes sure the account's ids are in memory before a job that may take one is submitted. */
   async function loadClientIds(accountId: bigint, clientOrderId: string | undefined): Promise<void> {
-    if (clientOrderId === undefined || clientIds.has(accountId)) return;
+    if (clientOrderId === undefined) return;
+    clientIdsUsedAt.set(accountId, clock.now().getTime());
+    if (clientIds.has(accountId)) return;
     let load = clientIdLoads.get(accountId);
     if (!load) {
       load = db.clientOrderIdReservation
@@ -620,7 +635,8 @@ export function createOrdersService(deps: OrdersDeps) {
   function checkClientOrderId(accountId: bigint, clientOrderId: string | undefined, now: Date): void {
     if (clientOrderId === undefined) return;
     const ids = clientIds.get(accountId);
-    // Only a rebuild (after a failed commit) between loading and running the job gets here.
+    // Loaded before the job was submitted; only forgetting an idle account in between (see
+    // pruneClientIds) could get here.
     if (!ids) throw new ApiError('unavailable', 'the order could not be checked for a duplicate clientOrderId; retry', { code: 'RETRY' });
     if ((ids.get(clientOrderId) ?? 0) > now.getTime()) throw duplicateClientOrderId();
   }
@@ -977,6 +993,11 @@ export function createOrdersService(deps: OrdersDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       if (input.items.length < 1 || input.items.length > 50) throw invalidArgument('items', 'give 1 to 50 items', 'max-items');
       if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
+      input.items.forEach((item, i) => {
+        if ((item.orderId?.length ?? 0) > 64) throw invalidArgument(`items[${i}].orderId`, 'must be at most 64 characters', 'length');
+        if ((item.clientOrderId?.length ?? 0) > 128) throw invalidArgument(`items[${i}].clientOrderId`, 'must be at most 128 characters', 'length');
+      });
+      let transient = false;
       return once(
         { db, clock },
         { accountId: account.id, operation: 'cancelBatch', key: input.requestId, request: input },
@@ -1001,6 +1022,7 @@ export function createOrdersService(deps: OrdersDeps) {
                 return { orderId: r.orderId, ...echo, status: 'ACCEPTED' as const };
               } catch (err) {
                 if (!(err instanceof ApiError)) throw err;
+                if (err.status === 503) transient = true;
                 return { orderId: item.orderId ?? '', ...echo, status: 'REJECTED' as const, code: err.code, error: itemError(err) };
               }
             }),
@@ -1014,7 +1036,9 @@ export function createOrdersService(deps: OrdersDeps) {
             tsNs: clock.nowNs().toString(),
           };
         },
-        { encode: (v) => v as never, decode: (json) => json as never },
+        // An item refused for a moment (503: a commit or the rate-limit authority failed)
+        // must be retried with the same requestId, so that answer is not remembered.
+        { encode: (v) => v as never, decode: (json) => json as never, keep: () => !transient },
       );
     },
 
@@ -1090,6 +1114,26 @@ export function createOrdersService(deps: OrdersDeps) {
         select: { matchId: true, price: true, qty: true, side: true, executedAt: true },
       });
       return { market, trades: rows.map((t) => ({ matchId: t.matchId, price: t.price, qty: t.qty, takerSide: t.side, executedAt: t.executedAt })) };
+    },
+
+    /**
+     * Once a minute (run on the sweep timer): forgets expired client order ids, and the ids
+     * of accounts idle for ten minutes (read again on their next order), so memory holds
+     * only active accounts' last day; deletes expired reservations from the database.
+     */
+    async pruneClientIds(): Promise<void> {
+      const nowMs = clock.now().getTime();
+      if (nowMs - clientIdsPrunedAt < CLIENT_ID_PRUNE_MS) return;
+      clientIdsPrunedAt = nowMs;
+      for (const [accountId, ids] of clientIds) {
+        if ((clientIdsUsedAt.get(accountId) ?? 0) < nowMs - CLIENT_ID_IDLE_MS) {
+          clientIds.delete(accountId);
+          clientIdsUsedAt.delete(accountId);
+          continue;
+        }
+        for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
+      }
+      await db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
     },
 
     /** Expires resting GTD orders whose time has come (run on a timer). */

@@ -22,7 +22,8 @@ function shiftableClock(): Clock & { skip(ms: number): void } {
 const clock = shiftableClock();
 let server: RunningApp;
 beforeAll(async () => {
-  server = await startTestApp({ clock });
+  // Sessions outlive the day this file skips.
+  server = await startTestApp({ clock, env: { SESSION_TTL_SECONDS: String(7 * 24 * 3600) } });
 });
 afterAll(async () => {
   await server?.close();
@@ -53,5 +54,23 @@ describe('a GTD order found expired by a modify', () => {
     expect(stored).toMatchObject({ status: 'EXPIRED', version: 2 });
     expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '1000', held: '0' });
     await client.dispose();
+  });
+});
+
+describe('client order id retention', () => {
+  it('frees an id a day after its order was accepted, and forgets the expired reservation', async () => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const order = { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', clientOrderId: 'day-old', limitGtc: { price: '100' } };
+    expect((await placeOrder(server.url, t, order)).status).toBe(200);
+    expect((await placeOrder(server.url, t, order)).status).toBe(409);
+    const reservations = () => server.database.prisma.clientOrderIdReservation.count({ where: { clientOrderId: 'day-old' } });
+    expect(await reservations()).toBe(1);
+
+    clock.skip(24 * 3600_000 + 61_000);
+    for (let i = 0; i < 40 && (await reservations()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await reservations()).toBe(0);
+    const again = await placeOrder(server.url, t, order);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(await reservations()).toBe(1);
   });
 });
