@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,8 +27,10 @@ const machine = [
   `- memory: ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
   '- shared, noisy machine: read the ratios to each baseline, not the absolute numbers',
 ].join('\n');
+// The reading of the numbers is written by hand and kept across runs.
+const notes = await readFile(path.join(dir, 'notes.md'), 'utf8').catch(() => '');
 await writeFile(
   path.resolve(dir, '../BENCHMARKS.md'),
-  `# Benchmarks\n\nWritten by \`npm run bench\`.\n\n## Machine\n\n${machine}\n\n${sections.join('\n\n')}\n`,
+  `# Benchmarks\n\nWritten by \`npm run bench\`.\n\n## Machine\n\n${machine}\n\n${sections.join('\n\n')}\n${notes ? `\n${notes.trim()}\n` : ''}`,
 );
 process.exit(0);
