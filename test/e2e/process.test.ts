@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/database.ts';
-import { tempDir } from '../helpers/infra.ts';
+import { api } from '../helpers/auth.ts';
+import { TEST_OPERATOR_TOKEN, tempDir } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
 
 /**
  * `npm start` as a newcomer runs it: no DATABASE_URL, no REDIS_URL. The process is the
@@ -95,5 +97,39 @@ describe('the service as a process, on its embedded defaults', () => {
     } finally {
       await after.close();
     }
+  }, 90_000);
+
+  it('trades on the embedded defaults as the README shows (operator credit, then orders), and keeps the book across a restart', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { PORT: String(port), DATA_DIR: dir, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN, TRUST_PROXY: 'true' };
+
+    const first = start(env);
+    cleanups.push(async () => void first.kill('SIGKILL'));
+    expect((await waitFor(`${url}/readyz`)).status).toBe(200);
+    const seller = await trader(url, { BTC: '1' });
+    const buyer = await trader(url, { USDC: '100000' });
+    const ask = await placeOrder(url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.5', limitGtc: { price: '30000' } });
+    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
+    const bid = await placeOrder(url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.2', limitIoc: { price: '30000' } });
+    expect((await api(url, 'GET', `/v1/orders/${bid.body.orderId}`, undefined, buyer.auth)).body.order).toMatchObject({ status: 'FILLED', cumQty: '0.2' });
+    const balances = await balancesOf(url, seller);
+    const firstExit = exited(first);
+    first.kill('SIGTERM');
+    expect(await firstExit).toBe(0);
+
+    const second = start(env);
+    cleanups.push(async () => void second.kill('SIGKILL'));
+    expect((await waitFor(`${url}/readyz`)).status).toBe(200);
+    const book = await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC');
+    expect(book.body.asks).toEqual([{ price: '30000', qty: '0.3', orders: 1 }]);
+    expect(await balancesOf(url, seller)).toEqual(balances);
+    const rest = await placeOrder(url, buyer, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.3', limitIoc: { price: '30000' } });
+    expect((await api(url, 'GET', `/v1/orders/${rest.body.orderId}`, undefined, buyer.auth)).body.order).toMatchObject({ status: 'FILLED', cumQty: '0.3' });
+    const secondExit = exited(second);
+    second.kill('SIGTERM');
+    expect(await secondExit).toBe(0);
   }, 90_000);
 });
