@@ -39,6 +39,8 @@ export interface CreateAppOptions {
   store?: SharedStore;
   /** Routes added after the /v1 table (tests exercise shared conventions with them). */
   extraRoutes?: RouteSpec[];
+  /** What to do when this process loses its trading-engine lock (main.ts: exit). */
+  onEngineLockLost?: (err: Error) => void;
 }
 
 export async function createApp(options: CreateAppOptions): Promise<App> {
@@ -51,7 +53,15 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   }));
   const pageTokens = new PageTokens(await pageTokenSecret(config));
   const logger = createLogger(config.logLevel, options.logStream);
-  const services = await createServices({ database, store, clock, pageTokens, auth: config.auth, logger }).catch(async (err: unknown) => {
+  const services = await createServices({
+    database,
+    store,
+    clock,
+    pageTokens,
+    auth: config.auth,
+    logger,
+    ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
+  }).catch(async (err: unknown) => {
     if (!options.store) await store.close();
     if (!options.database) await database.close();
     throw err;

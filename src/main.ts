@@ -3,7 +3,10 @@ import { loadConfig } from './config.ts';
 
 /** Composition root: config -> infrastructure -> services -> transports. */
 const config = loadConfig();
-const app = await createApp({ config });
+// Fail-stop: a process that lost its engine lock may no longer be the only writer. Exiting
+// ends its writes at once; restarted by a supervisor, it takes the lock again or, while
+// another process holds it, refuses to start (docs/scaling.md).
+const app = await createApp({ config, onEngineLockLost: () => process.exit(1) });
 const url = await app.listen();
 app.http.log.info(
   { url, database: app.database.kind, sharedStore: app.store.kind },

@@ -19,9 +19,11 @@ export interface Database {
   ping(): Promise<void>;
   /**
    * Takes a session-level advisory lock for the life of this process (released when the
-   * process or its connection dies); false when another process holds it.
+   * process or its connection dies); false when another process holds it. `onLost` runs
+   * if the lock's connection dies before close(): the lock is gone, and another process
+   * may take it.
    */
-  holdExclusive(name: string): Promise<boolean>;
+  holdExclusive(name: string, onLost: (err: Error) => void): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
   }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : {}) });
   const held: pg.Client[] = [];
+  let closing = false;
   return {
     kind: 'postgres',
     prisma,
@@ -98,19 +101,30 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     async ping() {
       await pool.query('SELECT 1');
     },
-    async holdExclusive(name) {
-      const client = new pg.Client({ connectionString: url });
+    async holdExclusive(name, onLost) {
+      const key = `${schema ?? 'public'}:${name}`;
+      // Named, so operators (and tests) can find the lock holder in pg_stat_activity.
+      const client = new pg.Client({ connectionString: url, application_name: `lock:${key}`.slice(0, 63) });
       await client.connect();
-      client.on('error', () => undefined);
-      const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`${schema ?? 'public'}:${name}`]);
+      let lost = false;
+      const lose = (err: Error) => {
+        if (closing || lost) return;
+        lost = true;
+        onLost(err);
+      };
+      client.on('error', lose);
+      client.on('end', () => lose(new Error(`the connection holding the lock ${key} ended`)));
+      const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key]);
       if (rows.rows[0]?.ok) {
         held.push(client);
         return true;
       }
+      lost = true;
       await client.end();
       return false;
     },
     async close() {
+      closing = true;
       await prisma.$disconnect();
       await Promise.allSettled(held.map((c) => c.end()));
       await pool.end();

@@ -26,6 +26,11 @@ export interface ServiceDeps {
   pageTokens: PageTokens;
   auth: Config['auth'];
   logger: Logger;
+  /**
+   * Called when this process stops being the only writer (its engine lock's connection
+   * died): it must stop writing at once. The composition root decides how (main.ts exits).
+   */
+  onEngineLockLost?: (err: Error) => void;
 }
 
 /** Builds every service; trading state (markets, books, balances) is loaded from the database first. */
@@ -34,7 +39,11 @@ export async function createServices(deps: ServiceDeps) {
   const { clock, store, pageTokens } = deps;
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
-  if (!(await deps.database.holdExclusive('trading-engine'))) {
+  const lockLost = (err: Error) => {
+    deps.logger.fatal({ err }, 'lost the trading-engine lock: another process may own the books now');
+    deps.onEngineLockLost?.(err);
+  };
+  if (!(await deps.database.holdExclusive('trading-engine', lockLost))) {
     throw new Error('another process owns the trading engines of this database; refusing to start a second writer');
   }
   const markets = await loadMarkets(db);

@@ -76,7 +76,7 @@ afterAll(async () => {
 });
 
 describe('SIGKILL during a burst of orders', () => {
-  it('loses no acknowledged order or fill, leaves nothing half-written, conserves balances, and restores the book and the dead-man switch', async () => {
+  it('loses no acknowledged order or fill, leaves nothing half-written, conserves balances, restores the book and the dead-man switch, and stops when it loses the engine lock', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const first = start(port);
@@ -183,6 +183,11 @@ describe('SIGKILL during a burst of orders', () => {
     }
     const after = await api(url, 'GET', `/v1/orders/${guarded.body.orderId}`, undefined, a.auth);
     expect(after.body.order.status).toBe('CANCELED');
-    second.kill('SIGTERM');
+
+    // Fail-stop: when the connection holding the engine lock dies, the process exits rather
+    // than keep writing beside whoever takes the lock next.
+    const exit = new Promise<number | null>((resolve) => second.once('exit', (code) => resolve(code)));
+    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`lock:${schema}:trading-engine`]);
+    expect(await exit).toBe(1);
   }, 120_000);
 });
