@@ -5,6 +5,7 @@ import { api } from '../helpers/auth.ts';
 import { wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /** The server's clock, moved forward by the test so an expiry comes when the test says. */
 function shiftableClock(): Clock & { skip(ms: number): void } {
@@ -47,7 +48,7 @@ describe('a GTD order found expired by a modify', () => {
     expect(modify.status).toBe(404);
     expect(modify.body.code).toBe('ORDER_NOT_FOUND');
 
-    for (let i = 0; i < 40 && !updates.some((u) => u.data?.orderUpdates.status === 'EXPIRED'); i++) await new Promise((r) => setTimeout(r, 25));
+    await pollUntil(() => updates.some((u) => u.data?.orderUpdates.status === 'EXPIRED'));
     expect(updates.map((u) => u.data?.orderUpdates.status)).toEqual(['NEW', 'EXPIRED']);
     expect(updates.map((u) => u.data?.orderUpdates.version)).toEqual([1, 2]);
     const stored = (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order;
@@ -67,7 +68,7 @@ describe('client order id retention', () => {
     expect(await reservations()).toBe(1);
 
     clock.skip(24 * 3600_000 + 61_000);
-    for (let i = 0; i < 40 && (await reservations()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(async () => (await reservations()) === 0, 2000, 50);
     expect(await reservations()).toBe(0);
     const again = await placeOrder(server.url, t, order);
     expect(again.status, JSON.stringify(again.body)).toBe(200);

@@ -4,6 +4,7 @@ import { api } from '../helpers/auth.ts';
 import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -154,7 +155,7 @@ describe('order-book deltas through a replace', () => {
     const g1 = await api(server.url, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '6', limitGtc: { price: '200' } } }, maker.auth);
     const g2 = await api(server.url, 'POST', '/v1/orders/replace', { orderId: g1.body.orderId, order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '5', limitGtc: { price: '201' } } }, maker.auth);
     expect(g2.status, JSON.stringify(g2.body)).toBe(200);
-    for (let i = 0; i < 40 && deltas.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
+    await pollUntil(() => deltas.length >= 3);
     expect(deltas.map((d) => d.asks)).toEqual([[{ price: '200', qty: '6' }], [{ price: '200', qty: '0' }], [{ price: '201', qty: '5' }]]);
     const sequences = deltas.map((d) => BigInt(d.sequence));
     expect(sequences[1]! - sequences[0]!).toBe(1n);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { dropSchema, testConfig, uniqueName } from '../helpers/infra.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 describe('one engine owner per database', () => {
   it('refuses to start a second process on the same database, and lets one start once the owner is gone', async () => {
@@ -29,7 +30,7 @@ describe('one engine owner per database', () => {
     try {
       const killed = await admin.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [`lock:${schema}:trading-engine`]);
       expect(killed.rows).toEqual([{ ok: true }]);
-      for (let i = 0; i < 100 && lost.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await pollUntil(() => lost.length > 0, 2000);
       expect(lost).toHaveLength(1);
       // Why the owner must stop: the lock is free for the next process right away.
       const successor = await createApp({ config, onEngineLockLost: (err) => lost.push(err) });

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Publications } from '../../src/services/trading/publications.ts';
 import { TEST_REDIS_URL } from '../helpers/env.ts';
 import { testStore, uniqueName } from '../helpers/infra.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * Committed events leave as one message per topic per group, and reach subscribers one
@@ -30,10 +31,6 @@ function counted(target: TypedEventTarget<CustomEvent>) {
   };
   return { target, messages: () => messages };
 }
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
-};
 
 describe.each([
   ['in-process', async () => new EventTarget() as TypedEventTarget<CustomEvent>],
@@ -90,7 +87,7 @@ describe.each([
     await sub.return?.(undefined);
     await expect(pending).resolves.toMatchObject({ done: true });
     if (_name === 'Redis') {
-      await until(async () => (await subscribers()) === 0);
+      await pollUntil(async () => (await subscribers()) === 0, 2000);
       expect(await subscribers()).toBe(0);
     }
   });

@@ -95,6 +95,7 @@ export interface FillPayload {
   symbol: string;
 }
 
+type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
 /** How an order may be named: by exactly one id, or (batch cancel items) by one or both. */
 type Ids = 'one' | 'one-or-both';
@@ -135,11 +136,11 @@ export function createOrdersService(deps: OrdersDeps) {
   const balances = new BalanceBook(db);
   let orderIds: MonotonicIds;
   let transferIds: MonotonicIds;
-  const engines = new Map<number, OrderBook>();
+  let engines = new Map<number, OrderBook>();
   /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
-  const books = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
+  let books = new Map<number, BookLevels>();
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
-  const open = new Map<bigint, OrderRow & { accountPublicId: string }>();
+  let open = new Map<bigint, OrderRow & { accountPublicId: string }>();
   const vipTiers = new Map<bigint, { tier: number; at: number }>();
   const publications = new Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>(deps.events);
 
@@ -164,9 +165,12 @@ export function createOrdersService(deps: OrdersDeps) {
     const nextTransferIds = await MonotonicIds.after(db, 'LedgerTransfer');
     const nextEngines = new Map<number, OrderBook>();
     const nextOpen = new Map<bigint, OrderRow & { accountPublicId: string }>();
-    const nextBooks = new Map<number, { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint }>();
+    const nextBooks = new Map<number, BookLevels>();
     for (const market of markets.markets) {
-      const seq = await db.marketSequence.findUniqueOrThrow({ where: { symbolId: market.symbolId } });
+      // Snapshots may have shown changes that were never committed, under numbers above the
+      // stored one: start past any of them, durably, so no number is ever reused with other
+      // content (subscribers see a gap and fetch a new snapshot).
+      const seq = await db.marketSequence.update({ where: { symbolId: market.symbolId }, data: { lastBookSeq: { increment: BOOK_SEQUENCE_JUMP } } });
       const engine = new OrderBook({
         symbol: market.symbol,
         tickSize: market.tickSize,
@@ -205,29 +209,19 @@ export function createOrdersService(deps: OrdersDeps) {
       }
       nextEngines.set(market.symbolId, engine);
       const depth = engine.depth();
-      // Snapshots may have shown changes that were never committed, under numbers above the
-      // stored one: start past any of them, durably, so no number is ever reused with other
-      // content (subscribers see a gap and fetch a new snapshot).
-      const sequence = seq.lastBookSeq + BOOK_SEQUENCE_JUMP;
-      await db.marketSequence.update({ where: { symbolId: market.symbolId }, data: { lastBookSeq: sequence } });
       nextBooks.set(market.symbolId, {
         bids: new Map(depth.bids.map((l) => [l.price, l.qty])),
         asks: new Map(depth.asks.map((l) => [l.price, l.qty])),
-        sequence,
+        sequence: seq.lastBookSeq,
       });
     }
     orderIds = nextOrderIds;
     transferIds = nextTransferIds;
-    replace(engines, nextEngines);
-    replace(open, nextOpen);
-    replace(books, nextBooks);
+    engines = nextEngines;
+    open = nextOpen;
+    books = nextBooks;
     // Every group not yet committed was refused: the database holds every retained id.
     clientIds.clear();
-  }
-
-  function replace<K, V>(target: Map<K, V>, source: Map<K, V>): void {
-    target.clear();
-    for (const [k, v] of source) target.set(k, v);
   }
 
   function marketOf(symbol: string, fieldPath = 'order.symbol'): Market {
@@ -257,7 +251,7 @@ export function createOrdersService(deps: OrdersDeps) {
    * `userCancel` is recorded as the close reason of orders the caller's request canceled.
    */
   function applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>, userCancel: UserCancel = 'USER_CANCELED') {
-    const book = books.get(market.symbolId) as { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
+    const book = books.get(market.symbolId) as BookLevels;
     const changed = new Map<string, { side: 'BUY' | 'SELL'; price: bigint }>();
     const level = (side: 'BUY' | 'SELL', price: bigint, delta: bigint) => {
       const levels = side === 'BUY' ? book.bids : book.asks;
@@ -605,25 +599,29 @@ export function createOrdersService(deps: OrdersDeps) {
    * Per account, every client order id taken by an order (committed or in a group not yet
    * committed) with the time its retention ends. Read from the database once, then kept
    * here by the only writer; jobs check and take ids synchronously, so two orders can
-   * never both take one, and an order with a clientOrderId costs no extra read.
+   * never both take one, and an order with a clientOrderId costs no extra read. `usedAt`:
+   * when they were last needed (idle accounts are forgotten, and read again).
    */
-  const clientIds = new Map<bigint, Map<string, number>>();
+  const clientIds = new Map<bigint, { ids: Map<string, number>; usedAt: number }>();
   const clientIdLoads = new Map<bigint, Promise<void>>();
-  /** When each account's ids were last needed: idle accounts are forgotten (and reloaded). */
-  const clientIdsUsedAt = new Map<bigint, number>();
   let clientIdsPrunedAt = 0;
 
   /** Makes sure the account's ids are in memory before a job that may take one is submitted. */
   async function loadClientIds(accountId: bigint, clientOrderId: string | undefined): Promise<void> {
     if (clientOrderId === undefined) return;
-    clientIdsUsedAt.set(accountId, clock.now().getTime());
-    if (clientIds.has(accountId)) return;
+    const known = clientIds.get(accountId);
+    if (known) {
+      known.usedAt = clock.now().getTime();
+      return;
+    }
     let load = clientIdLoads.get(accountId);
     if (!load) {
       load = db.clientOrderIdReservation
         .findMany({ where: { accountId, expiresAt: { gt: clock.now() } }, select: { clientOrderId: true, expiresAt: true } })
         .then((rows) => {
-          if (!clientIds.has(accountId)) clientIds.set(accountId, new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])));
+          if (!clientIds.has(accountId)) {
+            clientIds.set(accountId, { ids: new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])), usedAt: clock.now().getTime() });
+          }
         })
         .finally(() => clientIdLoads.delete(accountId));
       clientIdLoads.set(accountId, load);
@@ -631,10 +629,15 @@ export function createOrdersService(deps: OrdersDeps) {
     await load;
   }
 
+  /** What a job placing or changing an account's order reads from memory: its balances, fee tier and client order ids. */
+  function prepareOrder(account: AccountRef, market: Market, clientOrderId?: string) {
+    return () => Promise.all([loadClientIds(account.id, clientOrderId), balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
+  }
+
   /** Inside a job: refuses a client order id still retained or taken by an order in flight. */
   function checkClientOrderId(accountId: bigint, clientOrderId: string | undefined, now: Date): void {
     if (clientOrderId === undefined) return;
-    const ids = clientIds.get(accountId);
+    const ids = clientIds.get(accountId)?.ids;
     // Loaded before the job was submitted; only forgetting an idle account in between (see
     // pruneClientIds) could get here.
     if (!ids) throw new ApiError('unavailable', 'the order could not be checked for a duplicate clientOrderId; retry', { code: 'RETRY' });
@@ -729,7 +732,7 @@ export function createOrdersService(deps: OrdersDeps) {
     applyEvents(ws, market, events, nowNs, now, new Set([id]));
     if (clientOrderId !== undefined) {
       const expiresAt = new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS);
-      clientIds.get(account.id)?.set(clientOrderId, expiresAt.getTime());
+      clientIds.get(account.id)?.ids.set(clientOrderId, expiresAt.getTime());
       ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt });
     }
     return {
@@ -767,10 +770,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const now = clock.now();
       const nowNs = clock.nowNs();
       const v = validateCreate(input, market, nowNs);
-      return sequencer.submitAfter(
-        () => Promise.all([loadClientIds(account.id, input.order.clientOrderId), balances.load(refsFor([account.id], market)), loadTiers([account.id])]),
-        (ws) => placeInJob(ws, { account, market, v, input, now, nowNs }),
-      );
+      return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
     },
 
     /**
@@ -790,8 +790,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const v = validateCreate({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
-      const prepare = () => Promise.all([loadClientIds(account.id, input.order.clientOrderId), balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
-      return sequencer.submitAfter(prepare, (ws) => {
+      return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => {
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         // Everything that can refuse the replacement is checked before the old order is touched.
@@ -846,10 +845,9 @@ export function createOrdersService(deps: OrdersDeps) {
         if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
       }
       const engine = engineOf(market);
-      const prepare = () => Promise.all([balances.load(refsFor([account.id], market)), loadTiers([account.id])]);
       const now = clock.now();
       const nowNs = clock.nowNs();
-      const outcome = await sequencer.submitAfter(prepare, (ws) => {
+      const outcome = await sequencer.submitAfter(prepareOrder(account, market), (ws) => {
         const live = open.get(row.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         const leaves = newTotal !== undefined ? newTotal - live.cumQty : live.leavesQty;
@@ -1125,13 +1123,9 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowMs = clock.now().getTime();
       if (nowMs - clientIdsPrunedAt < CLIENT_ID_PRUNE_MS) return;
       clientIdsPrunedAt = nowMs;
-      for (const [accountId, ids] of clientIds) {
-        if ((clientIdsUsedAt.get(accountId) ?? 0) < nowMs - CLIENT_ID_IDLE_MS) {
-          clientIds.delete(accountId);
-          clientIdsUsedAt.delete(accountId);
-          continue;
-        }
-        for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
+      for (const [accountId, { ids, usedAt }] of clientIds) {
+        if (usedAt < nowMs - CLIENT_ID_IDLE_MS) clientIds.delete(accountId);
+        else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
       }
       await db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
     },

@@ -30,15 +30,16 @@ class Params {
   }
 }
 
-/** `SELECT * FROM unnest(...)` over the given columns of `rows`. */
-function unnest<R>(params: Params, columns: Columns<R>, rows: R[], alias?: string): string {
+const names = <R>(columns: Columns<R>) => columns.map(([c]) => `"${c}"`).join(', ');
+
+/** A FROM item: the given columns of `rows` as a table `alias` with the columns' names. */
+function unnest<R>(params: Params, columns: Columns<R>, rows: R[], alias: string): string {
   const cols = columns.map(([c, t]) => params.column(rows.map((r) => r[c] as Value), t)).join(', ');
-  const names = columns.map(([c]) => `"${c}"`).join(', ');
-  return `(SELECT * FROM unnest(${cols})${alias ? ` AS ${alias}(${names})` : ''})`;
+  return `unnest(${cols}) AS ${alias}(${names(columns)})`;
 }
 
 function insert<R>(params: Params, table: string, columns: Columns<R>, rows: R[]): string {
-  return `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) SELECT * FROM ${unnest(params, columns, rows)} AS t`;
+  return `INSERT INTO "${table}" (${names(columns)}) SELECT * FROM ${unnest(params, columns, rows, 't')}`;
 }
 
 const ORDER_COLUMNS: Columns<OrderRow> = [
@@ -110,7 +111,7 @@ export function writeSetStatement(ws: WriteSet): { text: string; values: string[
   if (ws.changedOrders.size > 0) {
     const set = ORDER_CHANGE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
     parts.push(`UPDATE "Order" AS o SET ${set.join(', ')}, "updatedAt" = now()
-      FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u0')} AS u WHERE o.id = u.id`);
+      FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u')} WHERE o.id = u.id`);
   }
   if (ws.transfers.length > 0) {
     parts.push(insert(p, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers));
@@ -122,7 +123,7 @@ export function writeSetStatement(ws: WriteSet): { text: string; values: string[
     // Sorted keys give every statement the same row-lock order.
     const deltas = [...ws.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
     parts.push(`INSERT INTO "Balance" ("accountId", "ledgerAccount", "assetId", available, held, version, "updatedAt")
-      SELECT "accountId", "ledgerAccount", "assetId", available, held, 1, now() FROM ${unnest(p, BALANCE_COLUMNS, deltas, 'b0')} AS b
+      SELECT "accountId", "ledgerAccount", "assetId", available, held, 1, now() FROM ${unnest(p, BALANCE_COLUMNS, deltas, 'b')}
       ON CONFLICT ("accountId", "ledgerAccount", "assetId") DO UPDATE SET
         available = "Balance".available + EXCLUDED.available, held = "Balance".held + EXCLUDED.held,
         version = "Balance".version + 1, "updatedAt" = now()`);
@@ -130,11 +131,11 @@ export function writeSetStatement(ws: WriteSet): { text: string; values: string[
   if (ws.sequences.size > 0) {
     const rows = [...ws.sequences].map(([symbolId, s]) => ({ symbolId, ...s }));
     parts.push(`UPDATE "MarketSequence" AS m SET "lastMatchId" = s."lastMatchId", "lastPrioritySeq" = s."lastPrioritySeq", "lastBookSeq" = s."lastBookSeq"
-      FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's0')} AS s WHERE m."symbolId" = s."symbolId"`);
+      FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's')} WHERE m."symbolId" = s."symbolId"`);
   }
   if (ws.clientOrderIds.length > 0) {
     parts.push(`INSERT INTO "ClientOrderIdReservation" ("accountId", "clientOrderId", "orderId", "createdAt", "expiresAt")
-      SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds)} AS c
+      SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds, 'c')}
       ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
         "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
   }
