@@ -229,22 +229,36 @@ describe('dead-man switch (cancel-all-after)', () => {
       expect(r.status).toBe(400);
       expect(r.body.violations[0]).toMatchObject({ fieldPath: 'timeoutSec', ruleId: 'dead-man-timeout' });
     }
-    const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'arm', timeoutSec: 60 }, t.auth);
+    const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'hb', timeoutSec: 60 }, t.auth);
     expect(armed.body).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 60 });
-    expect(BigInt(armed.body.expiresAtTsNs)).toBeGreaterThan(BigInt(armed.body.tsNs));
-    const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'off', timeoutSec: 0 }, t.auth);
+    expect(BigInt(armed.body.expiresAtTsNs)).toBe(BigInt(armed.body.tsNs) + 60_000_000_000n);
+    // A heartbeat that reuses its requestId still moves the deadline (and may change the timeout).
+    await new Promise((r) => setTimeout(r, 20));
+    const beat = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'hb', timeoutSec: 30 }, t.auth);
+    expect(beat.body).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 30 });
+    expect(BigInt(beat.body.tsNs)).toBeGreaterThan(BigInt(armed.body.tsNs));
+    expect(BigInt(beat.body.expiresAtTsNs)).toBe(BigInt(beat.body.tsNs) + 30_000_000_000n);
+    const stored = await server.database.prisma.deadManSwitch.findFirstOrThrow({ where: { account: { publicId: t.rootAccountId } } });
+    expect(stored.expiresAtTsNs).toBe(BigInt(beat.body.expiresAtTsNs));
+    const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'hb', timeoutSec: 0 }, t.auth);
     expect(off.body).toMatchObject({ status: 'DISABLED', effectiveTimeoutSec: 0, expiresAtTsNs: '0' });
   });
 
-  it('cancels the orders in scope when it expires', async () => {
-    const t = await trader(server.url, { USDC: '10000' });
+  it('cancels the orders in scope when it expires, and only those', async () => {
+    const t = await trader(server.url, { USDC: '10000', BTC: '1', ETH: '1' });
     const o = await placeOrder(server.url, t, gtc('BUY', '0.01', '100'));
-    await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'short', timeoutSec: 10, symbol: 'BTC-USDC' }, t.auth);
-    // Pretend ten seconds passed: move the switch's deadline into the past.
-    await server.database.prisma.deadManSwitch.updateMany({ where: { status: 'ARMED' }, data: { expiresAtTsNs: 1n } });
+    const otherSide = await placeOrder(server.url, t, gtc('SELL', '0.01', '900000'));
+    const otherSymbol = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } });
+    const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'short', timeoutSec: 10, symbol: 'BTC-USDC', side: 'BUY' }, t.auth);
+    expect(armed.status).toBe(200);
+    // Pretend ten seconds passed: move this switch's deadline into the past.
+    await server.database.prisma.deadManSwitch.updateMany({ where: { status: 'ARMED', account: { publicId: t.rootAccountId } }, data: { expiresAtTsNs: 1n } });
     await new Promise((r) => setTimeout(r, 800));
     const after = await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth);
     expect(after.body.order.status).toBe('CANCELED');
+    for (const kept of [otherSide, otherSymbol]) {
+      expect((await api(server.url, 'GET', `/v1/orders/${kept.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
+    }
     const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: o.body.orderId }, select: { closeReason: true } });
     expect(row.closeReason).toBe('DEAD_MAN_SWITCH');
     const sw = await server.database.prisma.deadManSwitch.findFirstOrThrow({ where: { account: { publicId: t.rootAccountId } } });

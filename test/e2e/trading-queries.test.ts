@@ -59,6 +59,12 @@ describe('GET /v1/spot/trades filters', () => {
     expect(both.body.violations[0]).toMatchObject({ fieldPath: 'lineageId', ruleId: 'exclusive' });
   });
 
+  it.each(['afterMatchId', 'startTime', 'endTime'])('answers 400, not 500, for a %s beyond int64', async (name) => {
+    const r = await get(`/v1/spot/trades?symbol=BTC-USDC&${name}=99999999999999999999999`, buyer);
+    expect(r.status).toBe(400);
+    expect(r.body.violations[0]).toMatchObject({ fieldPath: name, ruleId: 'int64-range' });
+  });
+
   it('pages with limit and pageToken without repeating or skipping a fill, and a token is bound to its filters', async () => {
     const seen: string[] = [];
     let token = '';

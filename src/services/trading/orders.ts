@@ -1048,26 +1048,23 @@ export function createOrdersService(deps: OrdersDeps) {
         throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
       }
       const symbolId = input.symbol !== undefined ? marketOf(input.symbol, 'symbol').symbolId : 0;
-      return once(
-        { db, clock },
-        { accountId: account.id, operation: 'cancelAllAfter', key: input.requestId, request: input },
-        async () => {
-          await deps.limiter.admit('trading.cancel_all_after', { caller, account });
-          const now = clock.now();
-          const nowNs = clock.nowNs();
-          const armed = input.timeoutSec > 0;
-          const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
-          const side = input.side ?? 'ANY';
-          const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
-          await db.deadManSwitch.upsert({
-            where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
-            update: data,
-            create: { accountId: account.id, symbolId, side, ...data },
-          });
-          return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
-        },
-        { encode: (v) => v, decode: (json) => json as never },
-      );
+      // Every call is applied, a repeated requestId too (it is recorded for tracing): arming,
+      // refreshing and disabling are idempotent in effect, and a heartbeat answered from a
+      // stored first result would leave the deadline where it was while the client believes
+      // it moved.
+      await deps.limiter.admit('trading.cancel_all_after', { caller, account });
+      const now = clock.now();
+      const nowNs = clock.nowNs();
+      const armed = input.timeoutSec > 0;
+      const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
+      const side = input.side ?? 'ANY';
+      const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
+      await db.deadManSwitch.upsert({
+        where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
+        update: data,
+        create: { accountId: account.id, symbolId, side, ...data },
+      });
+      return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
     },
 
     /** Fires every armed switch whose time has passed, also after a restart (run on a timer). */

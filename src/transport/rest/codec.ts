@@ -31,6 +31,8 @@ function integerString(min: bigint, max: bigint, ruleId: string) {
 
 /** `int64`/`fixed64` as a JSON string. */
 export const int64 = () => integerString(INT64_MIN, INT64_MAX, 'int64-range');
+/** A non-negative `int64` (ids, nanosecond times) as a decimal string. */
+export const nonNegativeInt64 = () => integerString(0n, INT64_MAX, 'int64-range');
 /** `uint64` as a JSON string. */
 export const uint64 = () => integerString(0n, UINT64_MAX, 'uint64-range');
 /** `int32` as a JSON number. */

@@ -4,7 +4,7 @@ import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
 import { levelView, orderView as orderJson, publicTradeView, spotConfigView, tradeView as tradeJson } from '../../../services/trading/views.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
-import { int32, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
+import { int32, nonNegativeInt64, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 const SIDE = z.enum(['BUY', 'SELL']);
@@ -260,11 +260,11 @@ export function tradingRoutes(s: Services) {
         orderId: z.string().max(64).optional(),
         lineageId: z.string().max(64).optional(),
         throughGeneration: queryInt(1, 1_000_000).optional(),
-        afterMatchId: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
+        afterMatchId: nonNegativeInt64().optional(),
         symbol: z.string().max(32).optional(),
         side: SIDE.optional(),
-        startTime: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
-        endTime: z.string().regex(/^[0-9]+$/).transform(BigInt).optional(),
+        startTime: nonNegativeInt64().optional(),
+        endTime: nonNegativeInt64().optional(),
         includeTransfers: queryBool().optional(),
         subaccountId: z.string().max(64).optional(),
         limit: queryInt(1, 1000).optional(),
