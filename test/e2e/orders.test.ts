@@ -97,15 +97,20 @@ describe('order validation', () => {
 });
 
 describe('order kinds', () => {
-  it('post-only is canceled whole when it would take; a market order respects its slippage allowance', async () => {
+  it('post-only is refused whole when it would take; a market order respects its slippage allowance', async () => {
     const maker = await trader(server.url, { BTC: '1' });
     const taker = await trader(server.url, { USDC: '100000' });
     await placeOrder(server.url, maker, gtc('SELL', '0.1', '50000'));
     await placeOrder(server.url, maker, gtc('SELL', '0.1', '50010'));
-    const postOnly = await placeOrder(server.url, taker, gtc('BUY', '0.1', '50000', { limitGtc: { price: '50000', postOnly: true } }));
-    expect(postOnly.status).toBe(200);
-    const po = await api(server.url, 'GET', `/v1/orders/${postOnly.body.orderId}`, undefined, taker.auth);
-    expect(po.body.order).toMatchObject({ status: 'CANCELED', cumQty: '0' });
+    const postOnly = await placeOrder(server.url, taker, gtc('BUY', '0.1', '50000', { clientOrderId: 'po-1', limitGtc: { price: '50000', postOnly: true } }));
+    expect(postOnly.status).toBe(400);
+    expect(postOnly.body).toMatchObject({ code: 'POST_ONLY_WOULD_TAKE', violations: [{ fieldPath: 'order.limitGtc.postOnly', ruleId: 'post-only' }] });
+    // Nothing was reserved or recorded, and the clientOrderId is still free.
+    expect((await balancesOf(server.url, taker))['TRADING:USDC']).toEqual({ available: '100000', held: '0' });
+    expect((await api(server.url, 'GET', '/v1/orders/by-client-order-id/po-1', undefined, taker.auth)).status).toBe(404);
+    const resting = await placeOrder(server.url, taker, gtc('BUY', '0.1', '49999.99', { clientOrderId: 'po-1', limitGtc: { price: '49999.99', postOnly: true } }));
+    expect(resting.status).toBe(200);
+    await api(server.url, 'POST', '/v1/orders/cancel', { orderId: resting.body.orderId }, taker.auth);
 
     const market = await placeOrder(server.url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.2', marketIoc: { clientRefPrice: '50000', maxSlippageTicks: 500 } });
     expect(market.status, JSON.stringify(market.body)).toBe(200);

@@ -450,7 +450,7 @@ export class OrderBook {
       });
       return out;
     }
-    if (node.postOnly && price !== oldPrice && this.wouldTake(node.isBuy, price, nowNs)) {
+    if (node.postOnly && price !== oldPrice && this.sweepWouldTake(node.isBuy, price, nowNs)) {
       out.push({ type: 'rejected', command: 'modify', orderId, reason: 'POST_ONLY_WOULD_TAKE' });
       return out;
     }
@@ -560,6 +560,25 @@ export class OrderBook {
   /** Aggregated levels, best first, at most `levels` per side. */
   depth(levels = Number.MAX_SAFE_INTEGER): Depth {
     return { bids: this.bids.depth(levels), asks: this.asks.depth(levels) };
+  }
+
+  /**
+   * Whether an order at `price` on the given side would take: some unexpired resting order
+   * on the other side is at that price or better. Changes nothing, so a caller can refuse
+   * a post-only order before it reserves anything.
+   */
+  wouldTake(side: Side, price: bigint, nowNs: bigint): boolean {
+    const isBuy = side === 'BUY';
+    const chunks = (isBuy ? this.asks : this.bids).chunks;
+    for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c]!;
+      for (let i = chunk.length - 1; i >= 0; i--) {
+        const level = chunk[i]!;
+        if (isBuy ? level.price > price : level.price < price) return false;
+        for (let m = level.head; m !== null; m = m.next) if (m.expireAtNs === null || m.expireAtNs > nowNs) return true;
+      }
+    }
+    return false;
   }
 
   openOrder(orderId: OrderId): RestingOrder | undefined {
@@ -718,7 +737,8 @@ export class OrderBook {
    * Post-only probe for a price modify: walks the opposite side as match() would,
    * expiring expired makers, and answers whether a live maker crosses `price`.
    */
-  private wouldTake(isBuy: boolean, price: bigint, nowNs: bigint): boolean {
+  /** wouldTake for a modify: expires the stale makers it meets on the way, as matching would. */
+  private sweepWouldTake(isBuy: boolean, price: bigint, nowNs: bigint): boolean {
     const opp = isBuy ? this.asks : this.bids;
     for (;;) {
       const level = opp.best();

@@ -655,12 +655,22 @@ export function createOrdersService(deps: OrdersDeps) {
     return { ref, hold: isBuy ? buyReservation(market, limit, v.qty, v.feeAsset) : toE18(v.qty, market.baseQuantityScale), cap: undefined };
   }
 
+  /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
+  function refusePostOnlyTaker(engine: OrderBook, v: Validated, side: 'BUY' | 'SELL', nowNs: bigint): void {
+    if (!v.postOnly || !engine.wouldTake(side, v.price, nowNs)) return;
+    throw new ApiError('invalid-argument', 'a post-only order may not take liquidity: it would trade on arrival', {
+      code: 'POST_ONLY_WOULD_TAKE',
+      violations: [{ fieldPath: `order.${v.variant}.postOnly`, message: 'the order would trade on arrival', ruleId: 'post-only' }],
+    });
+  }
+
   /** Reserves, matches and records one new order inside a sequencer job. */
   function placeInJob(ws: WriteSet, ctx: PlaceContext) {
     const { account, market, v, input, now, nowNs } = ctx;
     const engine = engineOf(market);
     const clientOrderId = input.order.clientOrderId;
     checkClientOrderId(account.id, clientOrderId, now);
+    refusePostOnlyTaker(engine, v, input.order.side, nowNs);
     let protection: bigint | undefined;
     if (v.variant === 'marketIoc') {
       const m = input.order.marketIoc!;
@@ -796,6 +806,8 @@ export function createOrdersService(deps: OrdersDeps) {
         // Everything that can refuse the replacement is checked before the old order is touched.
         const clientOrderId = input.order.clientOrderId;
         checkClientOrderId(account.id, clientOrderId, now);
+        // The old order rests on the replacement's own side, so removing it changes nothing here.
+        refusePostOnlyTaker(engineOf(market), v, input.order.side, nowNs);
         const { hold, ref } = reservationFor(market, account, v, input.order);
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
         const removed = engineOf(market).cancel(old.id);

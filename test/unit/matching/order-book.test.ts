@@ -267,6 +267,17 @@ describe('matching: post-only', () => {
     ]);
   });
 
+  it('wouldTake answers as matching would, past expired makers, and changes nothing', () => {
+    const b = book();
+    b.place({ ...gtc('g', 'A', 'SELL', 100, 2), tif: 'GTD', expireAtNs: 2_000n }, NOW);
+    b.place(gtc('s', 'A', 'SELL', 102, 1), NOW);
+    expect(b.wouldTake('BUY', P(100), NOW)).toBe(true);
+    expect(b.wouldTake('BUY', P(101), 2_000n)).toBe(false);
+    expect(b.wouldTake('BUY', P(102), 2_000n)).toBe(true);
+    expect(b.wouldTake('SELL', P(1), NOW)).toBe(false);
+    expect(b.size).toBe(2);
+  });
+
   it('a price modify that would take is rejected and leaves the order untouched', () => {
     const b = standard();
     b.place(gtc('p', 'Z', 'BUY', 100, 3, { postOnly: true }), NOW);
