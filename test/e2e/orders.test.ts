@@ -36,6 +36,7 @@ describe('order validation', () => {
     [{ symbol: 'DOGE-USDC' }, 'order.symbol', 'symbol'],
     [{ side: 'SELL', feeAsset: 'BASE' }, 'order.feeAsset', 'sell-fee-asset'],
     [{ baseQty: '0.00001', limitGtc: { price: '1' } }, 'order.baseQty', 'min-notional'],
+    [{ baseQty: '0.00001', limitGtc: undefined, marketIoc: { clientRefPrice: '100', maxSlippageBps: 50 } }, 'order.baseQty', 'min-notional'],
   ])('refuses %j naming %s', async (change, fieldPath, ruleId) => {
     const t = await trader(server.url, { USDC: '1000', BTC: '1' });
     const r = await placeOrder(server.url, t, { ...gtc('BUY', '0.001', '100'), ...change });
@@ -213,6 +214,20 @@ describe('cancellation', () => {
     expect(open.body.orders.map((o: { side: string }) => o.side)).toEqual(['SELL']);
     const closed = await server.database.prisma.order.findMany({ where: { account: { publicId: t.rootAccountId }, isOpen: false }, select: { closeReason: true } });
     expect(closed.map((o) => o.closeReason)).toEqual(['CANCEL_ALL', 'CANCEL_ALL']);
+  });
+
+  it('checks the symbol routing hint of a cancel', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const o = await placeOrder(server.url, t, gtc('BUY', '0.01', '100'));
+    const unknown = await api(server.url, 'POST', '/v1/orders/cancel', { orderId: o.body.orderId, symbol: 'DOGE-USDC' }, t.auth);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.violations[0]).toMatchObject({ fieldPath: 'symbol', ruleId: 'symbol' });
+    const elsewhere = await api(server.url, 'POST', '/v1/orders/cancel', { orderId: o.body.orderId, symbol: 'ETH-USDC' }, t.auth);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.code).toBe('ORDER_NOT_FOUND');
+    expect((await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
+    const right = await api(server.url, 'POST', '/v1/orders/cancel', { orderId: o.body.orderId, symbol: 'BTC-USDC' }, t.auth);
+    expect(right.status).toBe(200);
   });
 
   it('another account’s order is not found', async () => {

@@ -571,7 +571,8 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** The worst price a market order accepts: reference price moved by the slippage allowance. */
-  function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): bigint {
+  /** A market order's reference price (the client's, else the best opposite price) and the worst price its slippage allows. */
+  function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): { reference: bigint; limit: bigint } {
     const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
     if (reference === null || reference === undefined) {
       throw new ApiError('invalid-argument', 'no reference price: the book is empty on the opposite side', {
@@ -581,7 +582,7 @@ export function createOrdersService(deps: OrdersDeps) {
     }
     const delta = ticks !== undefined ? BigInt(ticks) * market.tickSize : (reference * BigInt(bps as number)) / 10_000n;
     const p = side === 'BUY' ? reference + delta : reference - delta;
-    return p > 0n ? p : 1n;
+    return { reference, limit: p > 0n ? p : 1n };
   }
 
   type Validated = ReturnType<typeof validateCreate>;
@@ -674,7 +675,12 @@ export function createOrdersService(deps: OrdersDeps) {
     let protection: bigint | undefined;
     if (v.variant === 'marketIoc') {
       const m = input.order.marketIoc!;
-      protection = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
+      const { reference, limit } = protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
+      // Valued at its reference price: a market order has no price of its own to check.
+      if (quoteNotional(reference, v.qty, market.notional) < market.minNotional) {
+        throw invalidArgument('order.baseQty', 'the order value at the reference price is below the market minimum notional', 'min-notional');
+      }
+      protection = limit;
     }
     const { ref: holdRef, hold, cap } = reservationFor(market, account, v, input.order, protection);
     if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
@@ -832,8 +838,11 @@ export function createOrdersService(deps: OrdersDeps) {
     async cancelOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string; symbol?: string }) {
       requirePermission(caller, 'TRADE');
       const account = await resolveAccount(db, caller, input.subaccountId);
+      // The routing hint is checked, not trusted: an unknown symbol is a bad request, and
+      // an order of another market is not the order the client meant.
+      const hinted = input.symbol !== undefined ? marketOf(input.symbol, 'symbol') : undefined;
       await deps.limiter.admit('trading.cancel', { caller, account });
-      return cancelOne(account, input, '');
+      return cancelOne(account, input, '', 'one', hinted);
     },
 
     /**
@@ -1171,8 +1180,9 @@ export function createOrdersService(deps: OrdersDeps) {
     return { canceledCount: canceled, ts: now, tsNs: nowNs };
   }
 
-  async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string, ids: Ids = 'one') {
+  async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string, ids: Ids = 'one', hinted?: Market) {
     const row = await findOwnOrder(account, input, fieldPath, ids);
+    if (hinted && hinted.symbolId !== row.symbolId) throw orderNotFound(`no such order in ${hinted.symbol}`);
     const market = markets.marketById(row.symbolId) as Market;
     const now = clock.now();
     const nowNs = clock.nowNs();
