@@ -337,19 +337,29 @@ describe('replace', () => {
     const g1 = await placeOrder(server.url, maker, { symbol: 'SOL-USDC', side: 'SELL', baseQty: '10', limitGtc: { price: '200' } });
     await placeOrder(server.url, taker, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '4', limitIoc: { price: '200' } });
 
-    const r = await api(server.url, 'POST', '/v1/orders/replace', { orderId: g1.body.orderId, order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '5', limitGtc: { price: '201' } } }, maker.auth);
+    // The replacement's baseQty is the lineage's total (FIX cancel/replace): 4 filled + 5 to work.
+    const replace = (baseQty: string) =>
+      api(server.url, 'POST', '/v1/orders/replace', { orderId: g1.body.orderId, order: { symbol: 'SOL-USDC', side: 'SELL', baseQty, limitGtc: { price: '201' } } }, maker.auth);
+    const nothingLeft = await replace('4');
+    expect(nothingLeft.status).toBe(400);
+    expect(nothingLeft.body.violations[0]).toMatchObject({ fieldPath: 'order.baseQty', ruleId: 'above-filled' });
+    const r = await replace('9');
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const old = (await api(server.url, 'GET', `/v1/orders/${g1.body.orderId}`, undefined, maker.auth)).body.order;
     expect(old).toMatchObject({ status: 'REPLACED', cumQty: '4', leavesQty: '0' });
     const g2 = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
-    expect(g2).toMatchObject({ lineage: { generation: 2, id: g1.body.orderId }, inheritedCumQty: '4', cumQty: '4', avgPx: '200', origQty: '5', leavesQty: '5', price: '201' });
+    expect(g2).toMatchObject({ lineage: { generation: 2, id: g1.body.orderId }, inheritedCumQty: '4', cumQty: '4', avgPx: '200', origQty: '9', leavesQty: '5', price: '201' });
     // 6 SOL were reserved before; now only the new 5.
     expect((await balancesOf(server.url, maker))['TRADING:SOL']).toEqual({ available: '91', held: '5' });
 
     await placeOrder(server.url, taker, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '201' } });
     const g2after = (await api(server.url, 'GET', `/v1/orders/${r.body.orderId}`, undefined, maker.auth)).body.order;
     // Across the lineage: (4 x 200 + 2 x 201) / 6.
-    expect(g2after).toMatchObject({ cumQty: '6', avgPx: '200.333333333', leavesQty: '3', status: 'PARTIALLY_FILLED' });
+    expect(g2after).toMatchObject({ origQty: '9', cumQty: '6', avgPx: '200.333333333', leavesQty: '3', status: 'PARTIALLY_FILLED' });
+    // A modify's newQty is the lineage's total too: 8 leaves 8 - 6 = 2 to work.
+    const smaller = await api(server.url, 'POST', '/v1/orders/modify', { orderId: r.body.orderId, newQty: '8' }, maker.auth);
+    expect(smaller.body.order).toMatchObject({ origQty: '8', cumQty: '6', leavesQty: '2' });
+    expect((await balancesOf(server.url, maker))['TRADING:SOL']).toEqual({ available: '92', held: '2' });
 
     const lineage = await api(server.url, 'GET', `/v1/spot/trades?lineageId=${g1.body.orderId}`, undefined, maker.auth);
     expect(lineage.body.trades.map((t: { qty: string }) => t.qty).sort()).toEqual(['2', '4']);

@@ -646,14 +646,14 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
-  function reservationFor(market: Market, account: AccountRef, v: Validated, order: CreateOrderInput['order'], protection?: bigint) {
+  function reservationFor(market: Market, account: AccountRef, v: Validated, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
     const isBuy = order.side === 'BUY';
     const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
     if (isBuy && v.maxQuoteDebit !== undefined) {
       return { ref, hold: toE18(v.maxQuoteDebit, market.quoteQuantityScale), cap: (v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + maxFeePpm(market)) };
     }
     const limit = protection ?? v.price;
-    return { ref, hold: isBuy ? buyReservation(market, limit, v.qty, v.feeAsset) : toE18(v.qty, market.baseQuantityScale), cap: undefined };
+    return { ref, hold: isBuy ? buyReservation(market, limit, working, v.feeAsset) : toE18(working, market.baseQuantityScale), cap: undefined };
   }
 
   /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
@@ -682,7 +682,10 @@ export function createOrdersService(deps: OrdersDeps) {
       }
       protection = limit;
     }
-    const { ref: holdRef, hold, cap } = reservationFor(market, account, v, input.order, protection);
+    // A replacement's quantity is the lineage's total (FIX cancel/replace): what it still
+    // works is that total less what its predecessors filled.
+    const working = v.qty - (ctx.lineage?.inheritedCumQty ?? 0n);
+    const { ref: holdRef, hold, cap } = reservationFor(market, account, v, input.order, working, protection);
     if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
     const id = orderIds.take();
     const publicId = newPublicId();
@@ -702,7 +705,7 @@ export function createOrdersService(deps: OrdersDeps) {
       price: v.variant === 'marketIoc' ? 0n : v.price,
       origQty: v.qty,
       cumQty: 0n,
-      leavesQty: v.qty,
+      leavesQty: working,
       inheritedCumQty: ctx.lineage?.inheritedCumQty ?? 0n,
       cumNotionalQ9: 0n,
       inheritedNotionalQ9: ctx.lineage?.inheritedNotionalQ9 ?? 0n,
@@ -735,7 +738,7 @@ export function createOrdersService(deps: OrdersDeps) {
       side: row.side,
       type: row.orderType,
       tif: row.tif,
-      qty: v.qty,
+      qty: working,
       stpMode: row.stpMode,
       ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
       ...(v.postOnly ? { postOnly: true } : {}),
@@ -812,9 +815,11 @@ export function createOrdersService(deps: OrdersDeps) {
         // Everything that can refuse the replacement is checked before the old order is touched.
         const clientOrderId = input.order.clientOrderId;
         checkClientOrderId(account.id, clientOrderId, now);
+        const inheritedCumQty = live.inheritedCumQty + live.cumQty;
+        if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
         // The old order rests on the replacement's own side, so removing it changes nothing here.
         refusePostOnlyTaker(engineOf(market), v, input.order.side, nowNs);
-        const { hold, ref } = reservationFor(market, account, v, input.order);
+        const { hold, ref } = reservationFor(market, account, v, input.order, v.qty - inheritedCumQty);
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
         const removed = engineOf(market).cancel(old.id);
         balances.release(ws, ref, live.heldE18);
@@ -830,7 +835,7 @@ export function createOrdersService(deps: OrdersDeps) {
           input: { order: input.order },
           now,
           nowNs,
-          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty: live.inheritedCumQty + live.cumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id },
+          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id },
         });
       });
     },
@@ -871,7 +876,8 @@ export function createOrdersService(deps: OrdersDeps) {
       const outcome = await sequencer.submitAfter(prepareOrder(account, market), (ws) => {
         const live = open.get(row.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
-        const leaves = newTotal !== undefined ? newTotal - live.cumQty : live.leavesQty;
+        // newQty is the lineage's new total, as origQty is: what it fills across generations.
+        const leaves = newTotal !== undefined ? newTotal - live.inheritedCumQty - live.cumQty : live.leavesQty;
         if (leaves <= 0n) throw invalidArgument('newQty', 'must exceed the quantity already filled', 'above-filled');
         const price = newPrice ?? live.price;
         const isBuy = live.side === 'BUY';
