@@ -88,6 +88,9 @@ describe('SIGKILL during a burst of orders', () => {
     // A resting order and an armed dead-man switch that must survive the crash.
     const guarded = await placeOrder(url, a, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
     expect(guarded.status).toBe(200);
+    // Outside the switch's scope (another symbol): must still be open after it fires.
+    const outOfScope = await placeOrder(url, a, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
+    expect(outOfScope.status).toBe(200);
     const armed = await api(url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'dms', timeoutSec: 60, symbol: 'SOL-USDC' }, a.auth);
     expect(armed.body.status).toBe('ARMED');
 
@@ -183,6 +186,7 @@ describe('SIGKILL during a burst of orders', () => {
     }
     const after = await api(url, 'GET', `/v1/orders/${guarded.body.orderId}`, undefined, a.auth);
     expect(after.body.order.status).toBe('CANCELED');
+    expect((await api(url, 'GET', `/v1/orders/${outOfScope.body.orderId}`, undefined, a.auth)).body.order.status).toBe('NEW');
 
     // Fail-stop: when the connection holding the engine lock dies, the process exits rather
     // than keep writing beside whoever takes the lock next.

@@ -74,11 +74,22 @@ describe('two accounts trade over REST', () => {
     expect(fills.body.trades).toEqual([
       expect.objectContaining({ orderId: bid.body.orderId, side: 'BUY', price: '30000.5', qty: '0.2', isMaker: false, fee: '9.00015', feeAsset: 'QUOTE', feeIsRebate: false }),
     ]);
-    expect(fills.body.transfers.length).toBeGreaterThanOrEqual(3);
+    // The buyer's settlement legs of that fill (2.10): BTC in, USDC out, the USDC fee out.
+    const matchId = fills.body.trades[0].matchId;
+    const leg = (asset: string, isDebit: boolean, transferCode: string) => ({ matchId, symbolId: 1, account: 'TRADING', asset, isDebit, transferCode, txId: '', timestamp: expect.stringMatching(/^[0-9]+$/) });
+    expect(fills.body.transfers).toEqual(expect.arrayContaining([leg('1', false, 'TRADE'), leg('4', true, 'TRADE'), leg('4', true, 'FEE')]));
+    expect(fills.body.transfers).toHaveLength(3);
 
-    const legs = await api(server.url, 'GET', '/v1/transfers?reversed=true&limit=10', undefined, buyer.auth);
+    // The same legs in the ledger (2.11), newest first, one linkId, each with its running balance.
+    const legs = await api(server.url, 'GET', '/v1/transfers?reversed=true&limit=3', undefined, buyer.auth);
     expect(legs.status).toBe(200);
-    expect(legs.body.transfers[0]).toMatchObject({ account: 'TRADING', transferCode: expect.any(String), linkId: expect.any(String) });
+    const rows = legs.body.transfers as { amount: string; balanceAfter: string; asset: string; isDebit: boolean; transferCode: string; linkId: string }[];
+    expect(rows.map(({ amount, balanceAfter, asset, isDebit, transferCode }) => ({ amount, balanceAfter, asset, isDebit, transferCode }))).toEqual([
+      { amount: '9.00015', balanceAfter: '93990.89985', asset: '4', isDebit: true, transferCode: 'FEE' },
+      { amount: '6000.1', balanceAfter: '93999.9', asset: '4', isDebit: true, transferCode: 'TRADE' },
+      { amount: '0.2', balanceAfter: '0.2', asset: '1', isDebit: false, transferCode: 'TRADE' },
+    ]);
+    expect(new Set(rows.map((r) => r.linkId)).size).toBe(1);
 
     const cancel = await api(server.url, 'POST', '/v1/orders/cancel', { clientOrderId: 'ask-1' }, seller.auth);
     expect(cancel.body).toMatchObject({ orderId: ask.body.orderId, status: 'ACCEPTED' });
