@@ -63,8 +63,8 @@ async function invariants() {
     `SELECT side, price::text, sum("leavesQty")::text AS qty FROM "Order" WHERE "isOpen" AND "symbolId" = (SELECT "symbolId" FROM "Market" WHERE symbol = 'SOL-USDC') GROUP BY side, price`,
   );
   const depth = server.app.services.orders.depth('SOL-USDC', 500).depth;
-  const levels = [...depth.bids.map((l) => ['BUY', l]), ...depth.asks.map((l) => ['SELL', l])] as const;
-  expect(new Map(rows.map((r) => [`${r.side}@${r.price}`, BigInt(r.qty)]))).toEqual(new Map(levels.map(([side, l]) => [`${side}@${l.price}`, l.qty])));
+  const levels = [...depth.bids.map((l) => [`BUY@${l.price}`, l.qty] as const), ...depth.asks.map((l) => [`SELL@${l.price}`, l.qty] as const)];
+  expect(new Map(rows.map((r) => [`${r.side}@${r.price}`, BigInt(r.qty)]))).toEqual(new Map(levels));
   expect(await q(`SELECT o.id FROM "Order" o LEFT JOIN "Trade" t ON t."orderId" = o.id GROUP BY o.id HAVING o."cumQty" <> COALESCE(sum(t.qty), 0)`)).toEqual([]);
   // No self-trades, and the book is never crossed.
   expect(await q(`SELECT t."matchId" FROM "Trade" t GROUP BY t."symbolId", t."matchId" HAVING count(DISTINCT t."accountId") < 2`)).toEqual([]);
