@@ -49,7 +49,12 @@ interface CachedKey {
     permissions: Permission[];
   };
   publicKey: KeyObject;
+  /** When this process last recorded the key's use in the shared store. */
+  lastUsedWrittenAt: number;
 }
+
+/** lastUsedAt is kept to the second: a busy key costs one store write a second, not one a request. */
+const LAST_USED_RESOLUTION_MS = 1_000;
 
 const unauthenticated = (code: string, detail: string) => new ApiError('unauthenticated', detail, { code });
 
@@ -100,6 +105,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         permissions: row.policy?.permissions ?? [],
       },
       publicKey: ed25519PublicKeyObject(row.publicKeyEd25519),
+      lastUsedWrittenAt: keys.get(keyId)?.lastUsedWrittenAt ?? 0,
     };
     keys.set(keyId, entry);
     return entry;
@@ -124,9 +130,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     }
     // Both writes go out in the same Redis round trip (auto-pipelining).
     // Without the replay guard a signature cannot be accepted: a store failure is a 503.
+    const touch = now - key.lastUsedWrittenAt >= LAST_USED_RESOLUTION_MS;
+    if (touch) key.lastUsedWrittenAt = now;
     const [fresh] = await Promise.all([
       store.setIfAbsent(`sig:${signature}`, '1', 2 * skewMs + 1_000),
-      store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }),
+      touch ? store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }) : undefined,
     ]).catch((err: unknown) => {
       throw new ApiError('unavailable', 'the replay guard cannot be reached; retry later', { code: 'AUTH_STORE_UNAVAILABLE', cause: err });
     });

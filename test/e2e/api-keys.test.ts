@@ -1,3 +1,4 @@
+import { LAST_USED_HASH } from '../../src/auth/authenticate.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newKeyPair, onboard, signed, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
@@ -83,6 +84,19 @@ describe('a third party onboards and signs requests', () => {
     await server.app.services.apiKeys.flushLastUsed();
     const flushed = await server.database.prisma.apiKey.findUniqueOrThrow({ where: { keyId: key.keyId } });
     expect(flushed.lastUsedAt?.toISOString()).toBe(seen.body.apiKey.lastUsedAt);
+  });
+
+  it('records a busy key’s use once a second, not once a request', async () => {
+    const key = await makeKey(owner, { policyId: readPolicy });
+    const lastUsed = async () => Number((await server.store.hashGet(LAST_USED_HASH, [key.keyId]))[0]);
+    expect((await signed(server.url, key, 'GET', '/v1/auth/terms')).status).toBe(200);
+    const first = await lastUsed();
+    for (let i = 0; i < 3; i++) expect((await signed(server.url, key, 'GET', '/v1/auth/terms')).status).toBe(200);
+    // Unless a second passed meanwhile (a very slow machine), those were not written.
+    if (Date.now() - first < 1_000) expect(await lastUsed()).toBe(first);
+    await new Promise((r) => setTimeout(r, 1_050));
+    expect((await signed(server.url, key, 'GET', '/v1/auth/terms')).status).toBe(200);
+    expect(await lastUsed()).toBeGreaterThanOrEqual(first + 1_000);
   });
 });
 
