@@ -5,27 +5,38 @@ type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz'
 type Value = bigint | number | string | boolean | Date | null | undefined;
 type Columns<R> = [keyof R & string, SqlType][];
 
+const ESCAPED = /[\\"]/g;
+
 /**
- * One column as a PostgreSQL array literal (`{1,2,NULL}`, `{"a","b\"c"}`), passed as a
- * single text parameter and cast in SQL. Both drivers (pg, PGlite) then send one string
- * per column, whatever the row count, instead of escaping every element themselves.
+ * One column of `rows` as a PostgreSQL array literal (`{1,2,NULL}`, `{"a","b\"c"}`), passed
+ * as a single text parameter and cast in SQL. Both drivers (pg, PGlite) then send one
+ * string per column, whatever the row count, instead of escaping every element
+ * themselves. Built in one pass: a group commits thousands of values, and this runs on
+ * the event loop between the commits.
  */
-function arrayLiteral(values: Value[], type: SqlType): string {
+function arrayLiteral<R>(rows: R[], column: keyof R, type: SqlType): string {
   const quoted = type === 'text' || type === 'timestamptz' || type.startsWith('"');
-  const parts = values.map((v) => {
-    if (v === null || v === undefined) return 'NULL';
-    if (type === 'boolean') return v ? 't' : 'f';
-    const text = v instanceof Date ? v.toISOString() : String(v);
-    return quoted ? `"${text.replace(/[\\"]/g, '\\$&')}"` : text;
-  });
-  return `{${parts.join(',')}}`;
+  const boolean = type === 'boolean';
+  let out = '{';
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out += ',';
+    const v = (rows[i] as R)[column] as Value;
+    if (v === null || v === undefined) out += 'NULL';
+    else if (boolean) out += v ? 't' : 'f';
+    else if (!quoted) out += String(v);
+    else {
+      const text = v instanceof Date ? v.toISOString() : String(v);
+      out += `"${text.replace(ESCAPED, '\\$&')}"`;
+    }
+  }
+  return `${out}}`;
 }
 
 /** Accumulates the statement's parameters; each call adds one column and returns its typed reference. */
 class Params {
   readonly values: string[] = [];
-  column(values: Value[], type: SqlType): string {
-    this.values.push(arrayLiteral(values, type));
+  column<R>(rows: R[], column: keyof R, type: SqlType): string {
+    this.values.push(arrayLiteral(rows, column, type));
     return `$${this.values.length}::${type}[]`;
   }
 }
@@ -34,7 +45,7 @@ const names = <R>(columns: Columns<R>) => columns.map(([c]) => `"${c}"`).join(',
 
 /** A FROM item: the given columns of `rows` as a table `alias` with the columns' names. */
 function unnest<R>(params: Params, columns: Columns<R>, rows: R[], alias: string): string {
-  const cols = columns.map(([c, t]) => params.column(rows.map((r) => r[c] as Value), t)).join(', ');
+  const cols = columns.map(([c, t]) => params.column(rows, c, t)).join(', ');
   return `unnest(${cols}) AS ${alias}(${names(columns)})`;
 }
 
