@@ -16,6 +16,7 @@ import { createWalletAuthService } from './walletAuth.ts';
 import { loadMarkets } from './markets.ts';
 import { createLedgerService } from './trading/ledger.ts';
 import { createOrdersService } from './trading/orders.ts';
+import { advanceEngineFence } from './trading/persist.ts';
 import { ensureSystemAccounts } from './trading/systemAccounts.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
@@ -46,12 +47,15 @@ export async function createServices(deps: ServiceDeps) {
   if (!(await deps.database.holdExclusive('trading-engine', lockLost))) {
     throw new Error('another process owns the trading engines of this database; refusing to start a second writer');
   }
+  // Before any state is read: from here on, a previous owner that has not noticed it lost
+  // the lock can no longer commit.
+  const fence = await advanceEngineFence(deps.database.sql, 'trading-engine');
   const markets = await loadMarkets(db);
   const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost });
   await orders.start();
   const ledger = createLedgerService({
     db,

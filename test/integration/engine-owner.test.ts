@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
+import { ApiError } from '../../src/domain/errors.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { dropSchema, testConfig, uniqueName } from '../helpers/infra.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -39,6 +40,45 @@ describe('one engine owner per database', () => {
     } finally {
       await admin.end();
       await owner.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it('fences off an owner that lost its lock: once a successor started, none of its commits is stored', async () => {
+    const schema = uniqueName('own');
+    const config = testConfig({ DATABASE_SCHEMA: schema, REDIS_KEY_PREFIX: `${schema}:` });
+    const lost: Error[] = [];
+    const stale = await createApp({ config, onEngineLockLost: (err) => lost.push(err) });
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema}"` });
+    await admin.connect();
+    let successor: Awaited<ReturnType<typeof createApp>> | undefined;
+    try {
+      const account = await stale.database.prisma.account.create({ data: { publicId: uniqueName('f'), kind: 'ROOT' } });
+      const deposit = (app: typeof stale) => app.services.ledger.credit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
+      await deposit(stale);
+      const transfers = async () => (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM "LedgerTransfer"')).rows[0]?.n;
+      expect(await transfers()).toBe(1);
+
+      // The stale owner has not noticed yet (its handler only records): it still tries to commit.
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`lock:${schema}:trading-engine`]);
+      await pollUntil(() => lost.length > 0, 2000);
+      successor = await createApp({ config });
+      const refused = await deposit(stale).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 503, code: 'COMMIT_FAILED' });
+      expect(await transfers()).toBe(1);
+      expect(lost.map((e) => e.message)).toEqual([expect.stringMatching(/terminating connection/), expect.stringMatching(/engine fence "trading-engine" moved past epoch 1/)]);
+      // It stays fenced off (refusing, not rebuilding from what the successor writes)...
+      await expect(deposit(stale)).rejects.toMatchObject({ status: 503, code: 'REBUILDING' });
+      // ...while the successor commits, from the state the stale owner left.
+      await deposit(successor);
+      expect(await transfers()).toBe(2);
+      const balance = await admin.query<{ available: string }>('SELECT available::text FROM "Balance" WHERE "accountId" = $1 AND "assetId" = 4', [account.id]);
+      expect(balance.rows).toEqual([{ available: '10000000000000000000' }]);
+    } finally {
+      await admin.end();
+      await successor?.close();
+      await stale.close();
       await dropSchema(schema);
     }
   });

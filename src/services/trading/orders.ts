@@ -17,7 +17,7 @@ import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
-import { persistWriteSet } from './persist.ts';
+import { isFenceLost, persistWriteSet, type EngineFence } from './persist.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { attachedRiskView } from './views.ts';
@@ -124,6 +124,10 @@ export interface OrdersDeps {
   topicPrefix: string;
   systemAccounts: { fees: bigint; custody: bigint };
   logger: Logger;
+  /** The engine fence this process took with its lock: every commit checks it. */
+  fence: EngineFence;
+  /** Called once if a commit finds the fence moved: another process owns trading state now. */
+  onFenced(err: unknown): void;
 }
 
 /**
@@ -144,9 +148,17 @@ export function createOrdersService(deps: OrdersDeps) {
   const vipTiers = new Map<bigint, { tier: number; at: number }>();
   const publications = new Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>(deps.events);
 
+  let fenced = false;
   const sequencer = new Sequencer(
-    (ws) => persistWriteSet(deps.sql, ws),
+    (ws) => persistWriteSet(deps.sql, ws, deps.fence),
     async (err) => {
+      // Fenced off for good: rebuilding would only read what the new owner writes. The
+      // sequencer keeps refusing work while this throws.
+      if (fenced || isFenceLost(err)) {
+        if (!fenced) deps.onFenced(err);
+        fenced = true;
+        throw err;
+      }
       deps.logger.error({ err }, 'trading commit failed: rebuilding books and balances from the database');
       balances.reset();
       await rebuild();

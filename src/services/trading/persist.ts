@@ -114,9 +114,11 @@ const RESERVATION_COLUMNS: Columns<Reservation> = [
  * balance deltas are summed per key. Foreign keys are checked at the end of the
  * statement, so a fill may reference an order inserted by a sibling part.
  */
-export function writeSetStatement(ws: WriteSet): { text: string; values: string[] } {
+export function writeSetStatement(ws: WriteSet, fence: EngineFence): { text: string; values: string[] } {
   const p = new Params();
-  const parts: string[] = [];
+  // First, so the row lock that orders this commit against an epoch bump is taken early.
+  p.values.push(fence.name, fence.epoch.toString());
+  const parts: string[] = [`UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING 1`];
   if (ws.newOrders.size > 0) parts.push(insert(p, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]));
   if (ws.riskLegs.length > 0) parts.push(insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs));
   if (ws.changedOrders.size > 0) {
@@ -150,13 +152,39 @@ export function writeSetStatement(ws: WriteSet): { text: string; values: string[
       ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
         "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
   }
-  const text = `WITH ${parts.map((sql, i) => `w${i} AS (${sql})`).join(',\n')} SELECT 1`;
+  // A statement fails whole: if the fence moved, nothing of it is stored.
+  const text = `WITH ${parts.map((sql, i) => `w${i} AS (${sql})`).join(',\n')}
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM w0) THEN 1 ELSE "engine_fence_lost"($1, $2::bigint) END`;
   return { text, values: p.values };
 }
 
-/** Writes one batch: all of it becomes durable, or none of it. */
-export async function persistWriteSet(sql: SqlQueryable, ws: WriteSet): Promise<void> {
+/** The fence a writer took with its lock: the row's name and the epoch it set. */
+export interface EngineFence {
+  name: string;
+  epoch: bigint;
+}
+
+/** SQLSTATE raised by a commit whose fence epoch was superseded. */
+const FENCE_LOST = 'EF001';
+
+export const isFenceLost = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === FENCE_LOST;
+
+/**
+ * Moves the fence past every earlier holder's epoch and returns the new one. Run after
+ * taking the lock and before reading any state, so whatever the previous holder committed
+ * is read, and nothing it sends afterwards is stored.
+ */
+export async function advanceEngineFence(sql: SqlQueryable, name: string): Promise<EngineFence> {
+  const [row] = await sql.query<{ epoch: string }>(
+    `INSERT INTO "EngineFence" (name, epoch) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET epoch = "EngineFence".epoch + 1 RETURNING epoch::text AS epoch`,
+    [name],
+  );
+  return { name, epoch: BigInt((row as { epoch: string }).epoch) };
+}
+
+/** Writes one batch: all of it becomes durable, or none of it (also when fenced off). */
+export async function persistWriteSet(sql: SqlQueryable, ws: WriteSet, fence: EngineFence): Promise<void> {
   if (ws.isEmpty) return;
-  const { text, values } = writeSetStatement(ws);
+  const { text, values } = writeSetStatement(ws, fence);
   await sql.query(text, values);
 }
