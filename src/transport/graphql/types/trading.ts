@@ -468,7 +468,7 @@ builder.mutationFields((t) => ({
   }),
   modifyOrder: t.field({
     type: Order,
-    description: 'New total quantity and/or price of a resting order; a decrease keeps time priority',
+    description: 'New total quantity (across the lineage, filled included) and/or price of a resting order; a decrease keeps time priority',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
@@ -477,7 +477,7 @@ builder.mutationFields((t) => ({
   }),
   replaceOrder: t.field({
     type: CreateOrderResult,
-    description: 'Replaces an open order with the next generation of its lineage',
+    description: 'Replaces an open order with the next generation of its lineage; baseQty is the lineage’s total, filled included (FIX cancel/replace)',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { orderId, clientOrderId, input }, ctx) =>
       acceptedResult(

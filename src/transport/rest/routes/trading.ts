@@ -179,7 +179,7 @@ export function tradingRoutes(s: Services) {
       operationId: 'modifyOrder',
       method: 'POST',
       url: '/v1/orders/modify',
-      summary: 'Change a resting order’s total quantity and/or price (a decrease keeps priority)',
+      summary: 'Change a resting order’s total quantity (across the lineage, filled included) and/or price (a decrease keeps priority)',
       auth: 'caller',
       body: z.strictObject({
         orderId: z.string().max(64).optional(),
@@ -197,7 +197,7 @@ export function tradingRoutes(s: Services) {
       operationId: 'replaceOrder',
       method: 'POST',
       url: '/v1/orders/replace',
-      summary: 'Replace an open order with the next generation of its lineage',
+      summary: 'Replace an open order with the next generation of its lineage; baseQty is the lineage’s total, filled included',
       auth: 'caller',
       body: z.strictObject({
         orderId: z.string().max(64).optional(),
