@@ -20,7 +20,7 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     const taker = await trader(server.url, { USDC: '100000' });
 
     const client = wsClient(server.url, { authorization: maker.auth.authorization as string });
-    const updates: GraphQLResponse<{ orderUpdates: { orderId: string; status: string; version: number; leavesQty: string } }>[] = [];
+    const updates: GraphQLResponse<{ orderUpdates: { orderId: string; status: string; version: number; leavesQty: string; closeReason: string | null } }>[] = [];
     const fills: unknown[] = [];
     const done = new Promise<void>((resolve, reject) => {
       client.subscribe({ query: OrderUpdatesDocument.toString() }, {
@@ -80,11 +80,12 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     expect(seen.map((o) => o.version)).toEqual([1, 2, 3, 4]);
     expect(seen.map((o) => o.status)).toEqual(['NEW', 'PARTIALLY_FILLED', 'PARTIALLY_FILLED', 'CANCELED']);
     expect(seen.map((o) => o.leavesQty)).toEqual(['3', '2', '1', '0']);
+    expect(seen.map((o) => o.closeReason)).toEqual([null, null, null, 'USER_CANCELED']);
     expect(fills).toHaveLength(2);
 
     // The API read agrees with the stream's last version.
     const read = await gql(server.url, GetOrderDocument, { orderId: askId }, maker.auth);
-    expect(read.body.data?.order).toMatchObject({ status: 'CANCELED', version: 4, cumQty: '2', avgPx: '2500' });
+    expect(read.body.data?.order).toMatchObject({ status: 'CANCELED', version: 4, cumQty: '2', avgPx: '2500', closeReason: 'USER_CANCELED' });
   });
 
   it('refuses a subscription without credentials', async () => {

@@ -2,12 +2,17 @@ import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
 import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
-import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView } from '../../../services/trading/views.ts';
+import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, type OrderLike } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
-type OrderShape = ReturnType<typeof orderView>;
+/**
+ * Spec 2.7's order plus why a terminal order ended: REST keeps to the spec's fields, while
+ * a trading UI needs to tell a self-trade-prevention or slippage cancel from its own.
+ */
+const orderOf = (o: OrderLike, market: Market) => ({ ...orderView(o, market), closeReason: o.closeReason });
+type OrderShape = ReturnType<typeof orderOf>;
 type FillShape = ReturnType<typeof tradeView>;
 
 const Lineage = builder.objectRef<{ generation: number; id: string }>('Lineage').implement({
@@ -38,6 +43,11 @@ const Order = builder.objectRef<OrderShape>('Order').implement({
     lineage: t.field({ type: Lineage, resolve: (o) => o.lineage }),
     submittedMaxQuoteDebit: t.string({ nullable: true, resolve: (o) => o.submittedMaxQuoteDebit ?? null }),
     version: t.exposeInt('version', { description: 'Increases with every published state change; reconcile reads with updates by it' }),
+    closeReason: t.string({
+      nullable: true,
+      description: 'Why the order ended (USER_CANCELED, CANCEL_ALL, DEAD_MAN_SWITCH, IOC_REMAINDER, SELF_TRADE_PREVENTION, SLIPPAGE_LIMIT, QUOTE_DEBIT_LIMIT, NO_LIQUIDITY, GTD_EXPIRED, REPLACED); null while it works and when FILLED',
+      resolve: (o) => o.closeReason,
+    }),
   }),
 });
 
@@ -237,7 +247,7 @@ builder.queryFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {});
-      return orderView(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market);
+      return orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market);
     },
   }),
   orderBook: t.field({
@@ -331,7 +341,7 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined),
     resolve: (payload, _args, ctx) => {
       const p = payload as OrderEventPayload;
-      return orderView(p.order, ctx.services.markets.market(p.symbol) as Market);
+      return orderOf(p.order, ctx.services.markets.market(p.symbol) as Market);
     },
   }),
   fills: t.field({
@@ -387,7 +397,7 @@ builder.objectFields(ViewerRef, (t) => ({
           ...(args.symbols ? { symbols: args.symbols } : {}),
           ...(args.side ? { side: args.side } : {}),
         });
-        return { items: r.orders.map((o) => orderView(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market)), nextPageToken: r.nextPageToken };
+        return { items: r.orders.map((o) => orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market)), nextPageToken: r.nextPageToken };
       }),
   }),
   fills: t.connection({
@@ -472,7 +482,7 @@ builder.mutationFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
-      return orderView(r.order, r.market);
+      return orderOf(r.order, r.market);
     },
   }),
   replaceOrder: t.field({
