@@ -8,7 +8,16 @@ const DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 export const E18 = 18;
 
-export function parseScaled(text: string, scale: number, fieldPath: string, options: { allowZero?: boolean } = {}): bigint {
+/** Prices and pair quantities are stored as PostgreSQL bigint. */
+export const INT64_MAX = 2n ** 63n - 1n;
+/**
+ * The largest single ledger amount accepted, in E18 units (10^18 whole units of any asset):
+ * far above any real transfer, and sums of such amounts stay well inside numeric(78, 0).
+ */
+export const MAX_LEDGER_AMOUNT_E18 = 10n ** 36n;
+
+/** Values above `max` (default: what a bigint column holds) are refused, so bad input never reaches the database. */
+export function parseScaled(text: string, scale: number, fieldPath: string, options: { allowZero?: boolean; max?: bigint } = {}): bigint {
   if (typeof text !== 'string' || !DECIMAL.test(text) || text.length > 60) {
     throw invalidArgument(fieldPath, 'must be a non-negative decimal string such as "30000.5"', 'decimal');
   }
@@ -19,6 +28,8 @@ export function parseScaled(text: string, scale: number, fieldPath: string, opti
   }
   const value = BigInt(whole) * 10n ** BigInt(scale) + (digits === '' ? 0n : BigInt(digits.padEnd(scale, '0')));
   if (value === 0n && !options.allowZero) throw invalidArgument(fieldPath, 'must be greater than zero', 'positive');
+  const max = options.max ?? INT64_MAX;
+  if (value > max) throw invalidArgument(fieldPath, `is too large: at most ${formatScaled(max, scale)}`, 'range');
   return value;
 }
 

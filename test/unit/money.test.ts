@@ -7,9 +7,16 @@ describe('decimal strings', () => {
   it('round-trip every scaled integer exactly', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.integer({ min: 0, max: 18 }), (v, scale) => {
-        expect(parseScaled(formatScaled(v, scale), scale, 'x')).toBe(v);
+        expect(parseScaled(formatScaled(v, scale), scale, 'x', { max: 10n ** 30n })).toBe(v);
       }),
     );
+  });
+
+  it('refuse what a bigint column cannot hold unless a larger bound is given', () => {
+    expect(parseScaled('9223372036854775807', 0, 'x')).toBe(2n ** 63n - 1n);
+    expect(() => parseScaled('9223372036854775808', 0, 'x')).toThrow(/too large/);
+    expect(() => parseScaled('9223372036.854775808', 9, 'x')).toThrow(/too large/);
+    expect(parseScaled('9223372036854775808', 0, 'x', { max: 10n ** 36n })).toBe(2n ** 63n);
   });
 
   it('parse human-readable values', () => {

@@ -562,6 +562,11 @@ export class OrderBook {
     return { bids: this.bids.depth(levels), asks: this.asks.depth(levels) };
   }
 
+  /** Why `place` would reject this order, or null: lets a caller refuse it before changing anything. */
+  validate(order: PlaceOrder): RejectReason | null {
+    return this.validatePlace(order);
+  }
+
   /**
    * Whether an order at `price` on the given side would take: some unexpired resting order
    * on the other side is at that price or better. Changes nothing, so a caller can refuse

@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
-import { decimalToBigInt, parseScaled, E18 } from '../../domain/money.ts';
+import { decimalToBigInt, parseScaled, E18, MAX_LEDGER_AMOUNT_E18 } from '../../domain/money.ts';
 import type { LedgerAccount, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
@@ -50,7 +50,7 @@ export function createLedgerService(deps: LedgerDeps) {
       const account = await db.account.findUnique({ where: { publicId: input.accountId }, select: { id: true, kind: true } });
       if (!account || account.kind === 'SYSTEM') throw new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
       const asset = assetOf(input.asset, 'asset');
-      const amount = parseScaled(input.amount, E18, 'amount');
+      const amount = parseScaled(input.amount, E18, 'amount', { max: MAX_LEDGER_AMOUNT_E18 });
       const to: BalanceRef = { accountId: account.id, ledgerAccount: input.ledgerAccount, assetId: asset.unifiedAssetId };
       const from: BalanceRef = { accountId: deps.systemAccounts.custody, ledgerAccount: 'FUNDING', assetId: asset.unifiedAssetId };
       const nowUs = clock.nowNs() / 1000n;
@@ -74,7 +74,7 @@ export function createLedgerService(deps: LedgerDeps) {
       const to = await resolveAccount(db, caller, input.toSubaccountId, 'toSubaccountId');
       await deps.limiter.admit('transfer.internal', { caller, account: from });
       const asset = assetOf(input.asset, 'asset');
-      const amount = parseScaled(input.amount, E18, 'amount');
+      const amount = parseScaled(input.amount, E18, 'amount', { max: MAX_LEDGER_AMOUNT_E18 });
       if (from.id === to.id && input.fromLedger === input.toLedger) {
         throw invalidArgument('toLedger', 'source and destination are the same', 'distinct');
       }

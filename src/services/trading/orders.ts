@@ -677,12 +677,15 @@ export function createOrdersService(deps: OrdersDeps) {
     });
   }
 
-  /** Reserves, matches and records one new order inside a sequencer job. */
-  function placeInJob(ws: WriteSet, ctx: PlaceContext) {
-    const { account, market, v, input, now, nowNs } = ctx;
+  /**
+   * Everything that can refuse a new order, checked against the current state without
+   * changing it: a replacement runs this before it touches the order it replaces, so a
+   * refusal never leaves a job half done. What it returns is what `placeInJob` applies.
+   */
+  function checkPlace(ctx: PlaceContext) {
+    const { account, market, v, input, nowNs } = ctx;
     const engine = engineOf(market);
-    const clientOrderId = input.order.clientOrderId;
-    checkClientOrderId(account.id, clientOrderId, now);
+    checkClientOrderId(account.id, input.order.clientOrderId, ctx.now);
     refusePostOnlyTaker(engine, v, input.order.side, nowNs);
     let protection: bigint | undefined;
     if (v.variant === 'marketIoc') {
@@ -698,6 +701,33 @@ export function createOrdersService(deps: OrdersDeps) {
     // works is that total less what its predecessors filled.
     const working = v.qty - (ctx.lineage?.inheritedCumQty ?? 0n);
     const { ref: holdRef, hold, cap } = reservationFor(market, account, v, input.order, working, protection);
+    const place: PlaceOrder = {
+      orderId: 0n,
+      accountId: account.id,
+      side: input.order.side,
+      type: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
+      tif: v.tif,
+      qty: working,
+      stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+      ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
+      ...(v.postOnly ? { postOnly: true } : {}),
+      ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
+      ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
+    };
+    const refused = engine.validate(place);
+    if (refused === 'INVALID_NOTIONAL_CAP') {
+      throw invalidArgument(`order.${v.variant}.maxQuoteDebit`, 'is too small to pay for any quantity at this market’s fees', 'too-small');
+    }
+    if (refused !== null) throw new ApiError('invalid-argument', `the matching engine refuses this order: ${refused}`, { code: refused });
+    return { place, holdRef, hold, working };
+  }
+
+  /** Reserves, matches and records one new order inside a sequencer job. */
+  function placeInJob(ws: WriteSet, ctx: PlaceContext) {
+    const { account, market, v, input, now, nowNs } = ctx;
+    const engine = engineOf(market);
+    const clientOrderId = input.order.clientOrderId;
+    const { place, holdRef, hold, working } = checkPlace(ctx);
     if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
     const id = orderIds.take();
     const publicId = newPublicId();
@@ -708,8 +738,8 @@ export function createOrdersService(deps: OrdersDeps) {
       accountPublicId: account.publicId,
       symbolId: market.symbolId,
       clientOrderId: clientOrderId ?? null,
-      side: input.order.side,
-      orderType: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
+      side: place.side,
+      orderType: place.type,
       tif: v.tif,
       status: 'NEW',
       isOpen: true,
@@ -723,7 +753,7 @@ export function createOrdersService(deps: OrdersDeps) {
       inheritedNotionalQ9: ctx.lineage?.inheritedNotionalQ9 ?? 0n,
       feeAsset: v.feeAsset,
       postOnly: v.postOnly,
-      stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+      stpMode: place.stpMode ?? 'EXPIRE_MAKER',
       expireAt: v.expireAtNs !== undefined ? new Date(Number(v.expireAtNs / 1_000_000n)) : null,
       expireAtTsNs: v.expireAtNs ?? null,
       createdAt: now,
@@ -744,20 +774,7 @@ export function createOrdersService(deps: OrdersDeps) {
     open.set(id, row);
     ws.newOrders.set(id, row);
     for (const leg of v.riskLegs) ws.riskLegs.push({ ...leg, orderId: id });
-    const place: PlaceOrder = {
-      orderId: id,
-      accountId: account.id,
-      side: row.side,
-      type: row.orderType,
-      tif: row.tif,
-      qty: working,
-      stpMode: row.stpMode,
-      ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
-      ...(v.postOnly ? { postOnly: true } : {}),
-      ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
-      ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
-    };
-    const events = engine.place(place, nowNs);
+    const events = engine.place({ ...place, orderId: id }, nowNs);
     const rejected = events.find((e) => e.type === 'rejected');
     if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
     applyEvents(ws, market, events, nowNs, now, new Set([id]));
@@ -825,13 +842,12 @@ export function createOrdersService(deps: OrdersDeps) {
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         // Everything that can refuse the replacement is checked before the old order is touched.
-        const clientOrderId = input.order.clientOrderId;
-        checkClientOrderId(account.id, clientOrderId, now);
         const inheritedCumQty = live.inheritedCumQty + live.cumQty;
         if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
-        // The old order rests on the replacement's own side, so removing it changes nothing here.
-        refusePostOnlyTaker(engineOf(market), v, input.order.side, nowNs);
-        const { hold, ref } = reservationFor(market, account, v, input.order, v.qty - inheritedCumQty);
+        const lineage = { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id };
+        const placement: PlaceContext = { account, market, v, input: { order: input.order }, now, nowNs, lineage };
+        // The old order rests on the replacement's own side, so removing it changes none of these checks.
+        const { holdRef: ref, hold } = checkPlace(placement);
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
         const removed = engineOf(market).cancel(old.id);
         balances.release(ws, ref, live.heldE18);
@@ -840,15 +856,7 @@ export function createOrdersService(deps: OrdersDeps) {
         open.delete(live.id);
         // The old order leaves its level: the book's totals and delta stream follow.
         applyEvents(ws, market, removed, nowNs, now, new Set());
-        return placeInJob(ws, {
-          account,
-          market,
-          v,
-          input: { order: input.order },
-          now,
-          nowNs,
-          lineage: { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id },
-        });
+        return placeInJob(ws, placement);
       });
     },
 
@@ -1083,6 +1091,7 @@ export function createOrdersService(deps: OrdersDeps) {
     async cancelAllAfter(caller: Caller, input: { requestId: string; timeoutSec: number; symbol?: string; side?: 'BUY' | 'SELL'; subaccountId?: string }) {
       requirePermission(caller, 'TRADE');
       const account = await resolveAccount(db, caller, input.subaccountId);
+      if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
       if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
         throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
       }

@@ -6,6 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors.ts';
+import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
@@ -48,7 +49,8 @@ export function toGraphQLError(err: unknown): GraphQLError {
   if (err instanceof GraphQLError && !(err.originalError instanceof ApiError)) {
     return err.originalError ? toGraphQLError(err.originalError) : err;
   }
-  const original = err instanceof GraphQLError ? err.originalError : err;
+  const raw = err instanceof GraphQLError ? err.originalError : err;
+  const original = raw instanceof ApiError ? raw : (clientErrorFromDatabase(raw) ?? raw);
   if (original instanceof ApiError) {
     return new GraphQLError(original.message, {
       extensions: {
