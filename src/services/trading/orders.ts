@@ -161,7 +161,11 @@ export function createOrdersService(deps: OrdersDeps) {
       }
       deps.logger.error({ err }, 'trading commit failed: rebuilding books and balances from the database');
       balances.reset();
-      await rebuild();
+      // The sequencer retries with backoff and refuses work meanwhile; say why each time.
+      await rebuild().catch((rebuildErr: unknown) => {
+        deps.logger.error({ err: rebuildErr }, 'rebuilding the trading state failed: trading stays refused until it succeeds');
+        throw rebuildErr;
+      });
     },
   );
 
