@@ -42,6 +42,7 @@ const command = fc.oneof(
   }),
   fc.record({ k: fc.constant('cancel' as const), who: fc.nat(2), pick: fc.nat() }),
   fc.record({ k: fc.constant('modify' as const), who: fc.nat(2), pick: fc.nat(), qty: fc.integer({ min: 1, max: 60 }), price: fc.option(fc.integer({ min: 95, max: 105 })) }),
+  fc.record({ k: fc.constant('replace' as const), who: fc.nat(2), pick: fc.nat(), qty: fc.integer({ min: 1, max: 60 }), price: fc.integer({ min: 95, max: 105 }), postOnly: fc.boolean() }),
 );
 
 async function invariants() {
@@ -100,6 +101,17 @@ describe('trading invariants under random command streams', () => {
             } else if (c.k === 'cancel') {
               const list = mine[c.who] as string[];
               if (list.length > 0) await orders.cancelOrder(who, { orderId: list[c.pick % list.length] as string });
+            } else if (c.k === 'replace') {
+              const list = mine[c.who] as string[];
+              const target = list[c.pick % Math.max(1, list.length)];
+              const old = target && (await server.database.prisma.order.findUnique({ where: { publicId: target }, select: { side: true } }));
+              if (old) {
+                const r = await orders.replaceOrder(who, {
+                  orderId: target,
+                  order: { symbol: 'SOL-USDC', side: old.side, baseQty: String(c.qty / 10), limitGtc: { price: String(c.price), postOnly: c.postOnly } },
+                });
+                list.push(r.orderId);
+              }
             } else {
               const list = mine[c.who] as string[];
               if (list.length > 0) {
@@ -115,7 +127,7 @@ describe('trading invariants under random command streams', () => {
         await orders.sequencer.flushed();
         await invariants();
       }),
-      { numRuns: 8, seed: 20261122 },
+      { numRuns: 12, seed: 20261122 },
     );
   }, 120_000);
 });
