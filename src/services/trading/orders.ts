@@ -586,7 +586,6 @@ export function createOrdersService(deps: OrdersDeps) {
     return legs;
   }
 
-  /** The worst price a market order accepts: reference price moved by the slippage allowance. */
   /** A market order's reference price (the client's, else the best opposite price) and the worst price its slippage allows. */
   function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): { reference: bigint; limit: bigint } {
     const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
