@@ -143,6 +143,26 @@ describe('Sequencer', () => {
     await expect(after).resolves.toBe(6);
   });
 
+  it('never commits a group in which a job failed with a bug: every job in it is refused and memory is rebuilt', async () => {
+    const h = harness();
+    const before = h.job(1);
+    const buggy = h.sequencer.submit((ws) => {
+      ws.trades.push({} as never);
+      throw new Error('half done');
+    });
+    const after = h.job(10);
+    const outcomes = Promise.allSettled([before, buggy, after]);
+    await h.tick();
+    for (const o of await outcomes) expect(o).toMatchObject({ status: 'rejected', reason: { key: 'unavailable', code: 'BATCH_ABORTED' } });
+    expect(h.commits).toHaveLength(0);
+    expect(h.recovered).toEqual([expect.objectContaining({ message: 'half done' })]);
+    expect(h.state).toBe(0);
+    const next = h.job(5);
+    await h.tick();
+    h.commits[0]!.release();
+    await expect(next).resolves.toBe(5);
+  });
+
   it('flushed() waits for what was submitted before it, not for later jobs', async () => {
     const h = harness();
     const before = h.job(1);

@@ -159,7 +159,7 @@ export function createOrdersService(deps: OrdersDeps) {
         fenced = true;
         throw err;
       }
-      deps.logger.error({ err }, 'trading commit failed: rebuilding books and balances from the database');
+      deps.logger.error({ err }, 'a trading batch failed (its commit, or a job with a bug): rebuilding books and balances from the database');
       balances.reset();
       // The sequencer retries with backoff and refuses work meanwhile; say why each time.
       await rebuild().catch((rebuildErr: unknown) => {

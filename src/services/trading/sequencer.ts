@@ -12,6 +12,8 @@ interface Group {
   ws: WriteSet;
   settled: { job: Job; ok: boolean; value: unknown }[];
   afterCommit: (() => void)[];
+  /** Set when a job failed with something other than a refusal: a bug, whose changes may be half made. */
+  aborted?: unknown;
   /** Resolves once the group is committed or refused. */
   done: Promise<void>;
   finish(): void;
@@ -28,6 +30,9 @@ const rebuildingError = () =>
 const notDurable = (cause: unknown) =>
   new ApiError('unavailable', 'the change could not be confirmed as durable; look it up (e.g. by clientOrderId) before retrying', { code: 'COMMIT_FAILED', cause });
 
+const batchAborted = (cause: unknown) =>
+  new ApiError('unavailable', 'the change was not applied: an internal error aborted its batch; retry', { code: 'BATCH_ABORTED', cause });
+
 /**
  * The one writer of trading state, with group commit. A submitted job runs at once
  * against the in-memory books and balances (synchronously, so nothing interleaves),
@@ -37,8 +42,11 @@ const notDurable = (cause: unknown) =>
  * memory runs at most one group ahead of the database, and a commit never waits for
  * jobs to be applied.
  *
- * A job must validate before it mutates: one that throws is answered with its error and
- * must have changed nothing. When a commit fails, memory is ahead of the database by that
+ * A job must validate before it mutates: one that throws an ApiError (a refusal) is
+ * answered with it and must have changed nothing. Anything else a job throws is a bug that
+ * may have left its changes half made: its whole group is then never committed but refused,
+ * and memory is rebuilt, so a bug costs a retry, never a half-applied change in the
+ * database. When a commit fails, memory is ahead of the database by that
  * group and by the open one applied on top of it: both are refused (neither was
  * acknowledged) and the state is rebuilt from the database. Jobs submitted during the
  * rebuild are refused too (503, retry): what their callers loaded into memory before
@@ -105,6 +113,7 @@ export class Sequencer {
       // A refused job changed nothing, so it publishes nothing either.
       this.open.afterCommit.length = mark;
       this.open.settled.push({ job, ok: false, value: err });
+      if (!(err instanceof ApiError)) this.open.aborted ??= err;
     }
     if (!this.committing) this.committing = this.commitLoop();
   }
@@ -117,9 +126,10 @@ export class Sequencer {
       this.open = Sequencer.group();
       this.inFlight = group;
       try {
+        if (group.aborted !== undefined) throw group.aborted;
         await this.commit(group.ws);
       } catch (err) {
-        await this.refuseAndRebuild([group, this.open], err);
+        await this.refuseAndRebuild([group, this.open], err, group.aborted !== undefined ? batchAborted(err) : notDurable(err));
         continue;
       } finally {
         this.inFlight = undefined;
@@ -134,10 +144,10 @@ export class Sequencer {
     this.committing = undefined;
   }
 
-  private async refuseAndRebuild(groups: Group[], err: unknown): Promise<void> {
+  private async refuseAndRebuild(groups: Group[], err: unknown, refusal: ApiError): Promise<void> {
     this.rebuilding = true;
     this.open = Sequencer.group();
-    this.refuse(groups, notDurable(err));
+    this.refuse(groups, refusal);
     // Memory cannot be trusted until a rebuild succeeds (the database may be down a while).
     for (let attempt = 0; ; attempt++) {
       try {
