@@ -286,6 +286,32 @@ describe('dead-man switch (cancel-all-after)', () => {
   });
 });
 
+describe('dead-man switch against its heartbeats', () => {
+  it('never cancels an order placed after a disable was acknowledged, even while the switch is firing', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const before = await Promise.all(['BTC-USDC', 'ETH-USDC'].map((symbol) => placeOrder(server.url, t, { symbol, side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } })));
+    await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'all', timeoutSec: 10 }, t.auth);
+    // Each market's cancel commit now takes 300 ms, so the firing is in progress for a while.
+    await server.database.sql.exec(`
+      CREATE FUNCTION slow_order_update() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER slow_order_update BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION slow_order_update();`);
+    try {
+      await server.database.prisma.deadManSwitch.updateMany({ where: { account: { publicId: t.rootAccountId } }, data: { expiresAtTsNs: 1n } });
+      const firing = server.app.services.orders.fireDeadManSwitches();
+      await new Promise((r) => setTimeout(r, 100));
+      const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'off', timeoutSec: 0 }, t.auth);
+      expect(off.body.status).toBe('DISABLED');
+      const after = await placeOrder(server.url, t, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
+      await firing;
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await api(server.url, 'GET', `/v1/orders/${after.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
+      for (const o of before) expect((await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status).toBe('CANCELED');
+    } finally {
+      await server.database.sql.exec('DROP TRIGGER slow_order_update ON "Order"; DROP FUNCTION slow_order_update();');
+    }
+  });
+});
+
 describe('modify', () => {
   // ETH-USDC here, so no other test's orders sit on this book.
   const eth = (side: 'BUY' | 'SELL', qty: string, price: string) => ({ symbol: 'ETH-USDC', side, baseQty: qty, limitGtc: { price } });

@@ -3,6 +3,7 @@ import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, tempDir, testDatabase } from '../helpers/infra.ts';
 import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * A batch is committed as one statement whose columns travel as PostgreSQL array
@@ -70,5 +71,19 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     expect((await balancesOf(server.url, buyer))['TRADING:USDC']).toEqual({ available: '99098.65', held: '0' });
     const sequence = await database.prisma.marketSequence.findFirstOrThrow({ where: { market: { symbol: 'BTC-USDC' } } });
     expect(sequence.lastMatchId).toBeGreaterThanOrEqual(3n);
+  });
+
+  it('fires a dead-man switch promptly (its firing shares the database with the commits it waits for)', async () => {
+    const { database, dispose } = await open();
+    cleanups.push(dispose);
+    const server = await startTestApp({ database });
+    cleanups.push(() => server.close());
+    const t = await trader(server.url, { USDC: '1000' });
+    const o = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } });
+    await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'dms', timeoutSec: 10 }, t.auth);
+    await database.prisma.deadManSwitch.updateMany({ data: { expiresAtTsNs: 1n } });
+    const status = async () => (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status;
+    await pollUntil(async () => (await status()) === 'CANCELED', 3000);
+    expect(await status()).toBe('CANCELED');
   });
 });

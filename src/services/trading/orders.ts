@@ -1104,35 +1104,49 @@ export function createOrdersService(deps: OrdersDeps) {
       // stored first result would leave the deadline where it was while the client believes
       // it moved.
       await deps.limiter.admit('trading.cancel_all_after', { caller, account });
-      const now = clock.now();
-      const nowNs = clock.nowNs();
-      const armed = input.timeoutSec > 0;
-      const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
       const side = input.side ?? 'ANY';
-      const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
-      await db.deadManSwitch.upsert({
-        where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
-        update: data,
-        create: { accountId: account.id, symbolId, side, ...data },
+      // Waits for a firing of this switch in progress (see fireDeadManSwitches).
+      return switchLock(switchKey({ accountId: account.id, symbolId, side }), async () => {
+        const now = clock.now();
+        const nowNs = clock.nowNs();
+        const armed = input.timeoutSec > 0;
+        const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
+        const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
+        await db.deadManSwitch.upsert({
+          where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
+          update: data,
+          create: { accountId: account.id, symbolId, side, ...data },
+        });
+        return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
       });
-      return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
     },
 
     /** Fires every armed switch whose time has passed, also after a restart (run on a timer). */
     async fireDeadManSwitches(): Promise<number> {
       const nowNs = clock.nowNs();
       const due = await db.deadManSwitch.findMany({ where: { status: 'ARMED', expiresAtTsNs: { lte: nowNs } } });
-      for (const sw of due) {
-        // Cancel, then disarm: a crash in between fires the switch again after the restart
-        // (at least once), where disarming first could leave it off with the orders live.
-        const market = sw.symbolId === 0 ? undefined : markets.marketById(sw.symbolId);
-        await cancelWhere(sw.accountId, market, sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH');
-        await db.deadManSwitch.updateMany({
-          where: { id: sw.id, status: 'ARMED', expiresAtTsNs: sw.expiresAtTsNs },
-          data: { status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, lastFiredAtTsNs: nowNs },
+      let fired = 0;
+      for (const found of due) {
+        // One switch at a time with its heartbeats (switchLock): a heartbeat or disable that
+        // lands first is seen by the re-read below, and one that lands during the firing is
+        // answered only after it, so nothing placed after a client was told its switch was
+        // refreshed or disabled is canceled by the old deadline.
+        fired += await switchLock(switchKey(found), async () => {
+          const sw = await db.deadManSwitch.findUnique({ where: { id: found.id } });
+          const firedAt = clock.nowNs();
+          if (!sw || sw.status !== 'ARMED' || sw.expiresAtTsNs > firedAt) return 0;
+          // Cancel, then disarm: a crash in between fires the switch again after the restart
+          // (at least once), where disarming first could leave it off with the orders live.
+          const market = sw.symbolId === 0 ? undefined : markets.marketById(sw.symbolId);
+          await cancelWhere(sw.accountId, market, sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH');
+          await db.deadManSwitch.updateMany({
+            where: { id: sw.id, status: 'ARMED', expiresAtTsNs: sw.expiresAtTsNs },
+            data: { status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, lastFiredAtTsNs: firedAt },
+          });
+          return 1;
         });
       }
-      return due.length;
+      return fired;
     },
 
     depth(symbol: string, levels: number) {
@@ -1192,6 +1206,24 @@ export function createOrdersService(deps: OrdersDeps) {
       }
     },
   };
+
+  /**
+   * Runs `fn` alone among the calls with the same key, in arrival order: a dead-man switch's
+   * firing and its heartbeats. In-process is enough because this process is the only
+   * trading writer (docs/scaling.md); an API-only node would forward these calls to it.
+   */
+  const switchQueues = new Map<string, Promise<unknown>>();
+  function switchLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = switchQueues.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    switchQueues.set(key, tail);
+    void tail.then(() => {
+      if (switchQueues.get(key) === tail) switchQueues.delete(key);
+    });
+    return run;
+  }
+  const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;
 
   async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, why: UserCancel) {
     const now = clock.now();
