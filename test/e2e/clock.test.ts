@@ -58,6 +58,28 @@ describe('a GTD order found expired by a modify', () => {
   });
 });
 
+describe('a GTD order found expired by a cancel or a replace', () => {
+  it.each([
+    ['cancel', (orderId: string) => ['/v1/orders/cancel', { orderId }] as const],
+    ['replace', (orderId: string) => ['/v1/orders/replace', { orderId, order: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '101' } } }] as const],
+  ])('%s: the order ends EXPIRED (not canceled, not replaced) and the request is refused', async (_name, request) => {
+    const t = await trader(server.url, { USDC: '1000' });
+    const expireAt = new Date(clock.now().getTime() + 60_000).toISOString();
+    const o = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtd: { price: '100', expireAt } });
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+    // Sent the moment the expiry has passed: usually before the 250 ms sweep finds it.
+    clock.skip(61_000);
+    const [path, body] = request(o.body.orderId);
+    const r = await api(server.url, 'POST', path, body, t.auth);
+    expect(r.status, JSON.stringify(r.body)).toBe(404);
+    expect(r.body.code).toBe('ORDER_NOT_FOUND');
+    const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: o.body.orderId }, select: { status: true, closeReason: true } });
+    expect(row).toEqual({ status: 'EXPIRED', closeReason: 'GTD_EXPIRED' });
+    expect((await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth)).body.orders).toEqual([]);
+    expect((await balancesOf(server.url, t))['TRADING:USDC']).toEqual({ available: '1000', held: '0' });
+  });
+});
+
 describe('client order id retention', () => {
   it('frees an id a day after its order was accepted, and forgets the expired reservation', async () => {
     const t = await trader(server.url, { USDC: '1000' });

@@ -841,9 +841,10 @@ export function createOrdersService(deps: OrdersDeps) {
       const nowNs = clock.nowNs();
       const v = validateCreate({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
-      return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => {
+      const outcome = await sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => {
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
+        if (expireIfDue(ws, market, live, nowNs, now)) return { refused: orderNotFound('the order expired') };
         // Everything that can refuse the replacement is checked before the old order is touched.
         const inheritedCumQty = live.inheritedCumQty + live.cumQty;
         if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
@@ -859,8 +860,10 @@ export function createOrdersService(deps: OrdersDeps) {
         open.delete(live.id);
         // The old order leaves its level: the book's totals and delta stream follow.
         applyEvents(ws, market, removed, nowNs, now, new Set());
-        return placeInJob(ws, placement);
+        return { placed: placeInJob(ws, placement) };
       });
+      if ('refused' in outcome) throw outcome.refused;
+      return outcome.placed;
     },
 
     async cancelOrder(caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string; symbol?: string }) {
@@ -1232,8 +1235,10 @@ export function createOrdersService(deps: OrdersDeps) {
     let canceled = 0;
     for (const market of targets) {
       canceled += await sequencer.submitAfter(() => balances.load(refsFor([accountId], market)), (ws) => {
-        const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
         const engine = engineOf(market);
+        // Orders already past their expiry end EXPIRED, as the sweep would have them.
+        applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
+        const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
         const events = ids.flatMap((id) => engine.cancel(id));
         applyEvents(ws, market, events, nowNs, now, new Set(), why);
         return ids.length;
@@ -1248,11 +1253,27 @@ export function createOrdersService(deps: OrdersDeps) {
     const market = markets.marketById(row.symbolId) as Market;
     const now = clock.now();
     const nowNs = clock.nowNs();
-    return sequencer.submitAfter(() => balances.load(refsFor([account.id], market)), (ws) => {
-      if (!open.get(row.id)) throw orderNotFound('the order is no longer open');
+    const outcome = await sequencer.submitAfter(() => balances.load(refsFor([account.id], market)), (ws) => {
+      const live = open.get(row.id);
+      if (!live) throw orderNotFound('the order is no longer open');
+      // An order past its expiry ends EXPIRED, as if the sweep had come first.
+      if (expireIfDue(ws, market, live, nowNs, now)) return { refused: orderNotFound('the order expired') };
       applyEvents(ws, market, engineOf(market).cancel(row.id), nowNs, now, new Set());
-      return { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs };
+      return { canceled: { orderId: row.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs } };
     });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.canceled;
+  }
+
+  /**
+   * Inside a job: if `live` is past its GTD expiry (the sweep has not reached it yet), expires
+   * every due order of its book, as the sweep would, and says so. The caller then refuses
+   * what it was asked, once that expiry is committed.
+   */
+  function expireIfDue(ws: WriteSet, market: Market, live: OrderRow, nowNs: bigint, now: Date): boolean {
+    if (live.expireAtTsNs === null || live.expireAtTsNs > nowNs) return false;
+    applyEvents(ws, market, engineOf(market).expireDue(nowNs), nowNs, now, new Set());
+    return true;
   }
 
   /**
