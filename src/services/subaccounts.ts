@@ -31,12 +31,17 @@ export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens
       if (label.length < 1 || label.length > SUBACCOUNT_LABEL_MAX) {
         throw invalidArgument('label', `must be 1 to ${SUBACCOUNT_LABEL_MAX} characters`, 'length');
       }
-      const count = await db.account.count({ where: { rootAccountId: caller.rootAccountId, kind: 'SUBACCOUNT' } });
-      if (count >= MAX_SUBACCOUNTS) {
-        throw invalidArgument('label', `an account may have at most ${MAX_SUBACCOUNTS} subaccounts`, 'max-subaccounts');
-      }
-      const row = await db.account.create({
-        data: { publicId: newPublicId(), kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId, label, createdAt: clock.now() },
+      // Creations for one root account run one at a time (its row locked): counted apart
+      // from the insert, concurrent ones would each see room for one more.
+      const row = await db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM "Account" WHERE id = ${caller.rootAccountId} FOR UPDATE`;
+        const count = await tx.account.count({ where: { rootAccountId: caller.rootAccountId, kind: 'SUBACCOUNT' } });
+        if (count >= MAX_SUBACCOUNTS) {
+          throw invalidArgument('label', `an account may have at most ${MAX_SUBACCOUNTS} subaccounts`, 'max-subaccounts');
+        }
+        return tx.account.create({
+          data: { publicId: newPublicId(), kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId, label, createdAt: clock.now() },
+        });
       });
       return { subaccount: view(row) };
     },
