@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
+import { ApiError } from './domain/errors.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import { openDatabase, type Database } from './infra/database.ts';
 import { Metrics } from './infra/metrics.ts';
@@ -109,10 +110,14 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   const tradingTimer = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
+    // While trading state is rebuilt the sweeps are refused (503) like any request and run
+    // again on the next tick: worth a note, not an error.
+    const failed = (what: string) => (err: unknown) =>
+      err instanceof ApiError && err.status === 503 ? http.log.info({ code: err.code }, `${what} deferred`) : http.log.error({ err }, `${what} failed`);
     void Promise.all([
-      services.orders.expireDue().catch((err: unknown) => http.log.error({ err }, 'GTD expiry failed')),
-      services.orders.fireDeadManSwitches().catch((err: unknown) => http.log.error({ err }, 'dead-man switch check failed')),
-      services.orders.pruneClientIds().catch((err: unknown) => http.log.warn({ err }, 'client order id pruning failed')),
+      services.orders.expireDue().catch(failed('GTD expiry')),
+      services.orders.fireDeadManSwitches().catch(failed('dead-man switch check')),
+      services.orders.pruneClientIds().catch(failed('client order id pruning')),
     ]).finally(() => (sweeping = false));
   }, TRADING_TIMER_MS);
   tradingTimer.unref();

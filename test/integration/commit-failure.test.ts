@@ -106,4 +106,39 @@ describe('a failed commit', () => {
     const repeat = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
     expect(repeat.body).toEqual(again.body);
   });
+
+  it('refuses a cancel-all whole (no market half canceled), and tells book subscribers their book is stale', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const btc = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', clientOrderId: 'btc-1', limitGtc: { price: '100' } });
+    const eth = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'eth-stuck', limitGtc: { price: '100' } });
+    const deltas = server.app.services.orders.subscribeMarket('SOL-USDC', 'book');
+    const firstDelta = deltas.next();
+    await server.database.sql.exec(`
+      CREATE FUNCTION refuse_stuck_cancel() RETURNS trigger AS $$
+      BEGIN
+        IF NEW."clientOrderId" = 'eth-stuck' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_stuck_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_stuck_cancel();`);
+    try {
+      const all = await api(server.url, 'POST', '/v1/orders/cancel-all', {}, t.auth);
+      expect(all.status).toBe(503);
+      expect(all.body.code).toBe('COMMIT_FAILED');
+    } finally {
+      await server.database.sql.exec('DROP TRIGGER refuse_stuck_cancel ON "Order"; DROP FUNCTION refuse_stuck_cancel();');
+    }
+    const stored = await server.database.prisma.order.findMany({ where: { publicId: { in: [btc.body.orderId, eth.body.orderId] } }, select: { status: true } });
+    expect(stored.map((o) => o.status)).toEqual(['NEW', 'NEW']);
+    // A market untouched by the failure still gets an empty delta under the jumped sequence:
+    // the gap tells a subscriber to take a new snapshot now, not at the next change.
+    const delta = (await firstDelta).value as { sequence: bigint; bids: unknown[]; asks: unknown[] };
+    expect(delta).toMatchObject({ bids: [], asks: [] });
+    await deltas.return?.();
+    let book = await api(server.url, 'GET', '/v1/spot/orderbook?symbol=SOL-USDC');
+    for (let i = 0; i < 20 && book.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      book = await api(server.url, 'GET', '/v1/spot/orderbook?symbol=SOL-USDC');
+    }
+    expect(BigInt(book.body.sequence)).toBe(delta.sequence);
+  });
 });

@@ -238,6 +238,13 @@ export function createOrdersService(deps: OrdersDeps) {
     books = nextBooks;
     // Every group not yet committed was refused: the database holds every retained id.
     clientIds.clear();
+    // A snapshot taken before the rebuild may show changes that were refused. An empty delta
+    // under the jumped sequence tells every subscriber at once that its book is stale (the
+    // gap), instead of at the symbol's next change, which in a quiet market may be long.
+    for (const market of markets.markets) {
+      const sequence = (books.get(market.symbolId) as BookLevels).sequence;
+      publications.publish(`${deps.topicPrefix}book:${market.symbol}`, { symbol: market.symbol, sequence, bids: [], asks: [] });
+    }
   }
 
   function marketOf(symbol: string, fieldPath = 'order.symbol'): Market {
@@ -1228,22 +1235,23 @@ export function createOrdersService(deps: OrdersDeps) {
   }
   const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;
 
+  /** Cancels every open order of `accountId` in scope, in every market at once: one job, so all of it commits or none. */
   async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, why: UserCancel) {
     const now = clock.now();
     const nowNs = clock.nowNs();
     const targets = only ? [only] : markets.markets;
-    let canceled = 0;
-    for (const market of targets) {
-      canceled += await sequencer.submitAfter(() => balances.load(refsFor([accountId], market)), (ws) => {
+    const canceled = await sequencer.submitAfter(() => balances.load(targets.flatMap((market) => refsFor([accountId], market))), (ws) => {
+      let count = 0;
+      for (const market of targets) {
         const engine = engineOf(market);
         // Orders already past their expiry end EXPIRED, as the sweep would have them.
         applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
         const ids = [...open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
-        const events = ids.flatMap((id) => engine.cancel(id));
-        applyEvents(ws, market, events, nowNs, now, new Set(), why);
-        return ids.length;
-      });
-    }
+        applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
+        count += ids.length;
+      }
+      return count;
+    });
     return { canceledCount: canceled, ts: now, tsNs: nowNs };
   }
 
