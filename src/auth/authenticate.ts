@@ -121,7 +121,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const key = await loadKey(keyId);
     if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
     const message = Buffer.from(signingString(timestamp, req.method, req.target, req.rawBody), 'utf8');
-    if (!BASE64_SIGNATURE.test(signature) || !(await verifyEd25519(key.publicKey, message, Buffer.from(signature, 'base64')))) {
+    const signatureBytes = Buffer.from(signature, 'base64');
+    // Only the canonical spelling: the last base64 character carries 4 unused bits, so 16
+    // spellings decode to the same bytes, and the replay guard below is keyed on the text.
+    if (!BASE64_SIGNATURE.test(signature) || signatureBytes.toString('base64') !== signature || !(await verifyEd25519(key.publicKey, message, signatureBytes))) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
     if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');

@@ -136,6 +136,17 @@ describe('signed requests rejected with 401', () => {
     expect(first.status).toBe(200);
     const replay = await fetch(`${server.url}/v1/auth/terms`, { headers: first.sent });
     expectProblem({ status: replay.status, body: await replay.json() }, 401, 'REPLAYED_REQUEST');
+    // The other 15 spellings of the same 64 bytes (the last character's 4 unused bits) are
+    // not a way around the replay guard.
+    const sig = first.sent['x-api-signature'];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = alphabet.indexOf(sig[85] as string);
+    for (let low = 1; low < 16; low++) {
+      const variant = `${sig.slice(0, 85)}${alphabet[(last & ~15) | ((last & 15) ^ low)]}==`;
+      expect(Buffer.from(variant, 'base64').equals(Buffer.from(sig, 'base64'))).toBe(true);
+      const r = await fetch(`${server.url}/v1/auth/terms`, { headers: { ...first.sent, 'x-api-signature': variant } });
+      expectProblem({ status: r.status, body: await r.json() }, 401, 'INVALID_SIGNATURE');
+    }
   });
 
   it('a revoked key', async () => {
