@@ -7,7 +7,8 @@ import type { Prisma } from '../generated/prisma/client.ts';
  * accounts, REST or GraphQL, filters through this.
  */
 export function visibleAccountsWhere(caller: Caller | undefined): Prisma.AccountWhereInput {
-  if (!caller) return { id: { in: [] } };
+  // Reading an account is reading: a key whose policy lacks READ sees none (as listing them is refused).
+  if (!caller || (caller.kind === 'apiKey' && !caller.permissions.has('READ'))) return { id: { in: [] } };
   const scoped = caller.kind === 'apiKey' ? caller.subaccountId : undefined;
   if (scoped !== undefined) return { id: scoped, rootAccountId: caller.rootAccountId };
   return { OR: [{ id: caller.rootAccountId }, { rootAccountId: caller.rootAccountId }] };

@@ -11,6 +11,7 @@ import {
   ViewerDocument,
   WalletLoginDocument,
   ServerTimeDocument,
+  NodeDocument,
 } from '../generated/graphql/graphql.ts';
 import { liftLimits, newKeyPair, signHeaders, type ClientKey } from '../helpers/auth.ts';
 import { collect, gql, wsClient } from '../helpers/graphql.ts';
@@ -84,6 +85,20 @@ describe('identity over GraphQL, through the same services', () => {
     });
     const signedView = (await res.json()) as { data: { viewer: { credential: string; rootAccountId: string } } };
     expect(signedView.data.viewer).toMatchObject({ credential: 'apiKey', rootAccountId: me.rootAccountId });
+    // Reading an account needs READ: this key has it, a key without a policy does not.
+    const rootNode = async (k: ClientKey) => {
+      const nodeBody = JSON.stringify({ query: NodeDocument.toString(), variables: { id: Buffer.from(`Account:${me.rootAccountId}`).toString('base64') } });
+      const nodeRes = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signHeaders(k, 'POST', '/graphql', nodeBody) },
+        body: nodeBody,
+      });
+      return ((await nodeRes.json()) as { data: { node: unknown } }).data.node;
+    };
+    expect(await rootNode(clientKey)).not.toBeNull();
+    const barePair = newKeyPair();
+    const bare = await gql(server.url, CreateApiKeyDocument, { input: { label: 'bare', publicKeyEd25519: Buffer.from(barePair.publicKey).toString('base64') } }, me.auth);
+    expect(await rootNode({ keyId: bare.body.data!.createApiKey.keyId, ...barePair })).toBeNull();
 
     const revoked = await gql(server.url, RevokeApiKeyDocument, { keyId: key.keyId }, me.auth);
     expect(revoked.body.data?.revokeApiKey).toMatchObject({ status: 'REVOKED', revision: '3' });
