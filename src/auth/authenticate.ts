@@ -197,6 +197,26 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       }
       return undefined;
     },
+    /**
+     * Whether a caller authenticated earlier may still act now (a long-lived graphql-ws
+     * connection): its key still active, unexpired, allowed from `ip`, with the permissions
+     * its policy has now; its session still open. Throws what a new request would get.
+     */
+    async recheck(caller: Caller, ip: string): Promise<Caller> {
+      if (caller.kind === 'session') {
+        const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
+        if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+        return caller;
+      }
+      const key = await loadKey(caller.keyId);
+      if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+      if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
+      if (key.row.expiresAt && key.row.expiresAt.getTime() <= clock.now().getTime()) throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
+      if (!ipAllowed(ip, key.row.ipWhitelist)) {
+        throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
+      }
+      return { ...caller, permissions: new Set(key.row.permissions) };
+    },
     /** Drops a key from this process's cache after it changes (revocation takes effect at once). */
     forgetKey(keyId: string) {
       keys.delete(keyId);

@@ -12,9 +12,10 @@ import {
   WalletLoginDocument,
   ServerTimeDocument,
   NodeDocument,
+  OrderUpdatesDocument,
 } from '../generated/graphql/graphql.ts';
-import { liftLimits, newKeyPair, signHeaders, type ClientKey } from '../helpers/auth.ts';
-import { collect, gql, wsClient } from '../helpers/graphql.ts';
+import { api, liftLimits, newKeyPair, signHeaders, type ClientKey } from '../helpers/auth.ts';
+import { apiKeyConnectionParams, collect, gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 
 let server: RunningApp;
@@ -135,4 +136,43 @@ describe('identity over GraphQL, through the same services', () => {
       await bad.dispose();
     }
   });
+
+  /** A socket with a live private subscription, and the close code it ends with. */
+  function openSocket(connectionParams: Record<string, string>) {
+    const client = wsClient(server.url, connectionParams);
+    const closed = new Promise<number>((resolve) => client.on('closed', (event) => resolve((event as { code: number }).code)));
+    client.subscribe({ query: OrderUpdatesDocument.toString() }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    return { client, closed };
+  }
+
+  it('closes an open socket whose API key is revoked, at its next operation', async () => {
+    const me = await graphqlSignIn();
+    const version = (await gql(server.url, ViewerDocument, {}, me.auth)).body.data!.viewer.terms.currentVersion;
+    await gql(server.url, AcceptTermsDocument, { version }, me.auth);
+    const policy = await gql(server.url, CreateApiPolicyDocument, { name: 'read', permissions: ['READ'] }, me.auth);
+    const pair = newKeyPair();
+    const created = await gql(server.url, CreateApiKeyDocument, { input: { label: 'ws', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.data!.createApiPolicy.policyId } }, me.auth);
+    const key: ClientKey = { keyId: created.body.data!.createApiKey.keyId, ...pair };
+    const { client, closed } = openSocket(apiKeyConnectionParams(key));
+    try {
+      expect((await collect(client, ServerTimeDocument, { count: 1 }, 1))[0]?.data?.serverTime).toBeDefined();
+      await gql(server.url, RevokeApiKeyDocument, { keyId: key.keyId }, me.auth);
+      await expect(collect(client, ServerTimeDocument, { count: 1 }, 1)).rejects.toBeDefined();
+      expect(await closed).toBe(4403);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('closes an open socket within seconds of its session ending, with no operation sent', async () => {
+    const me = await graphqlSignIn();
+    const { client, closed } = openSocket({ authorization: `Bearer ${me.sessionToken}` });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await api(server.url, 'POST', '/v1/auth/logout', undefined, me.auth)).status).toBe(200);
+      expect(await closed).toBe(4403);
+    } finally {
+      await client.dispose();
+    }
+  }, 15_000);
 });

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors.ts';
 import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
@@ -142,14 +142,32 @@ export function createGraphQL(deps: GraphQLDeps) {
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
-      const disposable = useServer<Record<string, unknown>, { caller?: Caller; clientIp?: string }>(
+      // A connection's credentials are checked at connection_init and again before every
+      // operation and every RECHECK_MS while it is open: a revoked or expired key, a changed
+      // policy or a logout takes effect on open sockets too (closed with 4403).
+      const recheck = async (extra: WsExtra): Promise<boolean> => {
+        if (!extra.caller) return true;
+        try {
+          extra.caller = await deps.services.authenticator.recheck(extra.caller, extra.clientIp ?? '');
+          return true;
+        } catch {
+          extra.socket.close(4403, 'Forbidden');
+          return false;
+        }
+      };
+      const disposable = useServer<Record<string, unknown>, WsExtraFields>(
         {
           onConnect: async (ctx) => {
             try {
               const ip = ctx.extra.request.socket.remoteAddress ?? '';
               ctx.extra.clientIp = ip;
               const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
-              if (caller) ctx.extra.caller = caller;
+              if (caller) {
+                ctx.extra.caller = caller;
+                const timer = setInterval(() => void recheck(ctx.extra), RECHECK_MS);
+                timer.unref();
+                ctx.extra.socket.once('close', () => clearInterval(timer));
+              }
               return true;
             } catch {
               return false;
@@ -158,6 +176,7 @@ export function createGraphQL(deps: GraphQLDeps) {
           execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
           subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
           onSubscribe: async (ctx, _id, params) => {
+            if (!(await recheck(ctx.extra))) return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
             const enveloped = yoga.getEnveloped({ ...ctx, extra: ctx.extra, params });
             const document = enveloped.parse(params.query);
             const errors = enveloped.validate(enveloped.schema, document);
@@ -184,6 +203,15 @@ export function createGraphQL(deps: GraphQLDeps) {
     },
   };
 }
+
+/** How often an open graphql-ws connection's credentials are checked again. */
+const RECHECK_MS = 5_000;
+
+type WsExtraFields = {
+  caller?: Caller;
+  clientIp?: string;
+};
+type WsExtra = WsExtraFields & { socket: WebSocket };
 
 interface Enveloped {
   execute: (args: ExecutionArgs) => unknown;
