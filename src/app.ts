@@ -72,6 +72,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     db: database.prisma,
     services,
     graphiql: config.env !== 'production',
+    trustProxy: config.http.trustProxy,
     onOperation: (req, label) => {
       req.operationLabel = label;
     },

@@ -23,17 +23,37 @@ const EnvSchema = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
+  // false; true (one hop: a single load balancer in front); a number of hops; or the
+  // comma-separated addresses/CIDRs of the trusted proxies.
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx): TrustProxy => {
+      if (v === 'false') return false;
+      if (v === 'true') return { hops: 1 };
+      if (/^[1-9][0-9]?$/.test(v)) return { hops: Number(v) };
+      const addresses = v.split(',').map((a) => a.trim());
+      if (addresses.some((a) => !/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(a))) {
+        ctx.addIssue({ code: 'custom', message: 'false, true, a number of hops, or comma-separated proxy addresses/CIDRs' });
+        return z.NEVER;
+      }
+      return { addresses };
+    }),
 });
+
+/**
+ * Which proxies may name the client in X-Forwarded-For: none, the nearest `hops` (the
+ * peer and the ones before it), or the listed addresses/CIDRs. Trusting every hop would let
+ * a client pick its own address (the leftmost entry is whatever it sent), and with it any
+ * key's IP whitelist and per-IP quota.
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
 
 export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   env: Env['NODE_ENV'];
-  http: { port: number; host: string; bodyLimitBytes: number; trustProxy: boolean; shutdownGraceMs: number };
+  http: { port: number; host: string; bodyLimitBytes: number; trustProxy: TrustProxy; shutdownGraceMs: number };
   database: { kind: 'postgres'; url: string; schema?: string } | { kind: 'pglite'; dataDir: string };
   redis: { kind: 'redis'; url: string; keyPrefix: string } | { kind: 'memory'; keyPrefix: string };
   logLevel: Env['LOG_LEVEL'];

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import { ApiError } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
+import type { TrustProxy } from '../config.ts';
+import { trustFunction } from './clientAddress.ts';
 import { registerRoutes, type RouteAuth, type RouteSpec } from './rest/route.ts';
 
 declare module 'fastify' {
@@ -23,7 +25,7 @@ declare module 'fastify' {
 export interface HttpDeps {
   logger: Logger;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   problemBaseUrl: string;
   metrics: Metrics;
   /** Liveness of what the service needs: each check rejects when its dependency is down. */
@@ -50,7 +52,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
-    trustProxy: deps.trustProxy,
+    trustProxy: trustFunction(deps.trustProxy),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: (req) => {

@@ -180,6 +180,13 @@ describe('signed requests rejected with 403', () => {
     expect((await signed(server.url, allowed, 'GET', '/v1/auth/terms')).status).toBe(200);
   });
 
+  it('a whitelisted address prepended to X-Forwarded-For: only the load balancer’s entry counts (TRUST_PROXY=true is one hop)', async () => {
+    const key = await makeKey(owner, { policyId: readPolicy, ipWhitelist: ['203.0.113.0/24'] });
+    const spoofed = await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { headers: { 'x-forwarded-for': '203.0.113.9, 198.51.100.1' } });
+    expectProblem(spoofed, 403, 'IP_NOT_ALLOWED');
+    expect((await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' } })).status).toBe(200);
+  });
+
   it('a permission the key’s policy lacks', async () => {
     const key = await makeKey(owner, { policyId: tradePolicy });
     expectProblem(await signed(server.url, key, 'GET', '/v1/auth/api-keys'), 403, 'MISSING_PERMISSION');

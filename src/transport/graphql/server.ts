@@ -11,6 +11,8 @@ import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { authRequestOf } from '../rest/route.ts';
+import { clientAddress, trustFunction } from '../clientAddress.ts';
+import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
 
@@ -42,6 +44,8 @@ export interface GraphQLDeps {
   onOperation?: (req: FastifyRequest, label: string) => void;
   /** Unexpected errors are masked for clients; this is where they are logged. */
   onInternalError?: (err: unknown) => void;
+  /** Which proxies may name a WebSocket client's address, as for HTTP requests (TRUST_PROXY). */
+  trustProxy: TrustProxy;
 }
 
 /** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
@@ -137,6 +141,7 @@ export function createGraphQL(deps: GraphQLDeps) {
     /** graphql-ws on the same path as HTTP; other upgrade paths are left to other handlers. */
     attachWebSocket(server: Server) {
       const wss = new WebSocketServer({ noServer: true });
+      const trust = trustFunction(deps.trustProxy);
       const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
         if (new URL(req.url ?? '/', 'http://localhost').pathname !== GRAPHQL_PATH) return;
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
@@ -159,7 +164,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         {
           onConnect: async (ctx) => {
             try {
-              const ip = ctx.extra.request.socket.remoteAddress ?? '';
+              const ip = clientAddress(ctx.extra.request, trust);
               ctx.extra.clientIp = ip;
               const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
               if (caller) {
