@@ -24,6 +24,18 @@ BEGIN
 END $$ LANGUAGE plpgsql;
 CREATE TRIGGER refuse_marked_order BEFORE INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_marked_order();`;
 
+/** Makes PostgreSQL refuse any commit that cancels the order with this client order id; returns the undo. */
+async function refuseCancelOf(clientOrderId: string): Promise<() => Promise<void>> {
+  await server.database.sql.exec(`
+    CREATE FUNCTION refuse_cancel() RETURNS trigger AS $$
+    BEGIN
+      IF NEW."clientOrderId" = '${clientOrderId}' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
+      RETURN NEW;
+    END $$ LANGUAGE plpgsql;
+    CREATE TRIGGER refuse_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_cancel();`);
+  return () => server.database.sql.exec('DROP TRIGGER refuse_cancel ON "Order"; DROP FUNCTION refuse_cancel();');
+}
+
 describe('a failed commit', () => {
   it('refuses its whole group, stores none of it, rebuilds, and lets trading go on', async () => {
     const seller = await trader(server.url, { BTC: '1' });
@@ -84,17 +96,11 @@ describe('a failed commit', () => {
     const t = await trader(server.url, { USDC: '10000' });
     const o = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'keep-me', limitGtc: { price: '100' } });
     expect(o.status).toBe(200);
-    await server.database.sql.exec(`
-      CREATE FUNCTION refuse_marked_cancel() RETURNS trigger AS $$
-      BEGIN
-        IF NEW."clientOrderId" = 'keep-me' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
-        RETURN NEW;
-      END $$ LANGUAGE plpgsql;
-      CREATE TRIGGER refuse_marked_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_marked_cancel();`);
+    const allowCancel = await refuseCancelOf('keep-me');
     const body = { requestId: 'retry-me', items: [{ clientOrderId: 'keep-me' }] };
     const first = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
     expect(first.body).toMatchObject({ acceptedCount: 0, rejectedCount: 1, results: [{ status: 'REJECTED', code: 'COMMIT_FAILED' }] });
-    await server.database.sql.exec('DROP TRIGGER refuse_marked_cancel ON "Order"');
+    await allowCancel();
 
     let again = await api(server.url, 'POST', '/v1/orders/cancel-batch', body, t.auth);
     for (let i = 0; i < 20 && again.body.results?.[0]?.code === 'REBUILDING'; i++) {
@@ -113,19 +119,13 @@ describe('a failed commit', () => {
     const eth = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.1', clientOrderId: 'eth-stuck', limitGtc: { price: '100' } });
     const deltas = server.app.services.orders.subscribeMarket('SOL-USDC', 'book');
     const firstDelta = deltas.next();
-    await server.database.sql.exec(`
-      CREATE FUNCTION refuse_stuck_cancel() RETURNS trigger AS $$
-      BEGIN
-        IF NEW."clientOrderId" = 'eth-stuck' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
-        RETURN NEW;
-      END $$ LANGUAGE plpgsql;
-      CREATE TRIGGER refuse_stuck_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_stuck_cancel();`);
+    const allowCancel = await refuseCancelOf('eth-stuck');
     try {
       const all = await api(server.url, 'POST', '/v1/orders/cancel-all', {}, t.auth);
       expect(all.status).toBe(503);
       expect(all.body.code).toBe('COMMIT_FAILED');
     } finally {
-      await server.database.sql.exec('DROP TRIGGER refuse_stuck_cancel ON "Order"; DROP FUNCTION refuse_stuck_cancel();');
+      await allowCancel();
     }
     const stored = await server.database.prisma.order.findMany({ where: { publicId: { in: [btc.body.orderId, eth.body.orderId] } }, select: { status: true } });
     expect(stored.map((o) => o.status)).toEqual(['NEW', 'NEW']);
