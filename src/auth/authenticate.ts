@@ -62,6 +62,18 @@ export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(text).digest());
 }
 
+/** A key that is neither revoked nor expired at `now` (epoch ms). */
+function assertUsable(key: CachedKey, now: number): void {
+  if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
+  if (key.row.expiresAt && key.row.expiresAt.getTime() <= now) throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
+}
+
+function assertAllowedFrom(key: CachedKey, ip: string): void {
+  if (!ipAllowed(ip, key.row.ipWhitelist)) {
+    throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
+  }
+}
+
 export function createAuthenticator(options: AuthenticatorOptions) {
   const { db, store, clock } = options;
   const skewMs = options.skewMs ?? 30_000;
@@ -127,10 +139,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     if (!BASE64_SIGNATURE.test(signature) || signatureBytes.toString('base64') !== signature || !(await verifyEd25519(key.publicKey, message, signatureBytes))) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
-    if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
-    if (key.row.expiresAt && key.row.expiresAt.getTime() <= now) {
-      throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
-    }
+    assertUsable(key, now);
     // Both writes go out in the same Redis round trip (auto-pipelining).
     // Without the replay guard a signature cannot be accepted: a store failure is a 503.
     const touch = now - key.lastUsedWrittenAt >= LAST_USED_RESOLUTION_MS;
@@ -142,9 +151,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       throw new ApiError('unavailable', 'the replay guard cannot be reached; retry later', { code: 'AUTH_STORE_UNAVAILABLE', cause: err });
     });
     if (!fresh) throw unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
-    if (!ipAllowed(req.ip, key.row.ipWhitelist)) {
-      throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
-    }
+    assertAllowedFrom(key, req.ip);
     return {
       kind: 'apiKey',
       rootAccountId: key.row.rootAccountId,
@@ -210,11 +217,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       }
       const key = await loadKey(caller.keyId);
       if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
-      if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
-      if (key.row.expiresAt && key.row.expiresAt.getTime() <= clock.now().getTime()) throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
-      if (!ipAllowed(ip, key.row.ipWhitelist)) {
-        throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
-      }
+      assertUsable(key, clock.now().getTime());
+      assertAllowedFrom(key, ip);
       return { ...caller, permissions: new Set(key.row.permissions) };
     },
     /** Drops a key from this process's cache after it changes (revocation takes effect at once). */

@@ -733,11 +733,11 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** Reserves, matches and records one new order inside a sequencer job. */
-  function placeInJob(ws: WriteSet, ctx: PlaceContext) {
+  function placeInJob(ws: WriteSet, ctx: PlaceContext, checked: ReturnType<typeof checkPlace> = checkPlace(ctx)) {
     const { account, market, v, input, now, nowNs } = ctx;
     const engine = engineOf(market);
     const clientOrderId = input.order.clientOrderId;
-    const { place, holdRef, hold, working } = checkPlace(ctx);
+    const { place, holdRef, hold, working } = checked;
     if (!balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
     const id = orderIds.take();
     const publicId = newPublicId();
@@ -858,7 +858,8 @@ export function createOrdersService(deps: OrdersDeps) {
         const lineage = { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id };
         const placement: PlaceContext = { account, market, v, input: { order: input.order }, now, nowNs, lineage };
         // The old order rests on the replacement's own side, so removing it changes none of these checks.
-        const { holdRef: ref, hold } = checkPlace(placement);
+        const checked = checkPlace(placement);
+        const { holdRef: ref, hold } = checked;
         if (balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
         const removed = engineOf(market).cancel(old.id);
         balances.release(ws, ref, live.heldE18);
@@ -867,7 +868,7 @@ export function createOrdersService(deps: OrdersDeps) {
         open.delete(live.id);
         // The old order leaves its level: the book's totals and delta stream follow.
         applyEvents(ws, market, removed, nowNs, now, new Set());
-        return { placed: placeInJob(ws, placement) };
+        return { placed: placeInJob(ws, placement, checked) };
       });
       if ('refused' in outcome) throw outcome.refused;
       return outcome.placed;
@@ -1134,7 +1135,7 @@ export function createOrdersService(deps: OrdersDeps) {
     /** Fires every armed switch whose time has passed, also after a restart (run on a timer). */
     async fireDeadManSwitches(): Promise<number> {
       const nowNs = clock.nowNs();
-      const due = await db.deadManSwitch.findMany({ where: { status: 'ARMED', expiresAtTsNs: { lte: nowNs } } });
+      const due = await db.deadManSwitch.findMany({ where: { status: 'ARMED', expiresAtTsNs: { lte: nowNs } }, select: { id: true, accountId: true, symbolId: true, side: true } });
       let fired = 0;
       for (const found of due) {
         // One switch at a time with its heartbeats (switchLock): a heartbeat or disable that
