@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -6,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
-import { applyMigrations, type SqlRunner } from './migrations.ts';
+import { applyMigrations, type QueryOptions, type SqlRunner } from './migrations.ts';
 
 export type Db = PrismaClient;
 
@@ -51,6 +52,16 @@ export async function openDatabase(
   return db;
 }
 
+/**
+ * A prepared statement is named after its text, so statements that differ get different
+ * names (pg refuses to reuse a name for another text) and each is prepared once per
+ * connection.
+ */
+function pgQuery(text: string, values: unknown[], options?: QueryOptions): pg.QueryConfig {
+  if (!options?.prepare) return { text, values };
+  return { name: createHash('sha1').update(text).digest('base64url'), text, values };
+}
+
 async function openPostgres(url: string, schema?: string): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -76,8 +87,8 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
       async exec(script) {
         await pool.query(script);
       },
-      async query<T>(text: string, params: unknown[] = []) {
-        const r = await pool.query(text, params);
+      async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {
+        const r = await pool.query(pgQuery(text, params, options));
         return r.rows as T[];
       },
       async transaction(fn) {
@@ -86,7 +97,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
           await client.query('BEGIN');
           const out = await fn({
             exec: async (s) => void (await client.query(s)),
-            query: async <T>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as T[],
+            query: async <T>(t: string, p: unknown[] = [], o?: QueryOptions) => (await client.query(pgQuery(t, p, o))).rows as T[],
           });
           await client.query('COMMIT');
           return out;

@@ -2,9 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+export interface QueryOptions {
+  /**
+   * The statement runs often with this same text: PostgreSQL keeps it parsed and planned
+   * per connection instead of doing that work on every run. PGlite ignores it.
+   */
+  prepare?: boolean;
+}
+
 export interface SqlQueryable {
   exec(script: string): Promise<void>;
-  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 export interface SqlRunner extends SqlQueryable {

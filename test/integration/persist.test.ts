@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
+import { loadMarkets } from '../../src/services/markets.ts';
+import { advanceEngineFence, persistWriteSet } from '../../src/services/trading/persist.ts';
+import { ensureSystemAccounts } from '../../src/services/trading/systemAccounts.ts';
+import { WriteSet } from '../../src/services/trading/writeSet.ts';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, tempDir, testDatabase } from '../helpers/infra.ts';
 import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
@@ -85,5 +89,37 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     const status = async () => (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status;
     await pollUntil(async () => (await status()) === 'CANCELED', 3000);
     expect(await status()).toBe('CANCELED');
+  });
+});
+
+describe('the group statement on PostgreSQL', () => {
+  it('is prepared once per connection and run again without being parsed and planned anew', async () => {
+    const database = await testDatabase();
+    try {
+      const usdc = (await loadMarkets(database.prisma)).asset('USDC')!;
+      const { custody } = await ensureSystemAccounts(database.prisma);
+      const fence = await advanceEngineFence(database.sql, 'persist-test');
+      // One transaction is one connection, whose prepared statements PostgreSQL lists.
+      const prepared = await database.sql.transaction(async (tx) => {
+        for (const amount of [1n, 2n, 3n]) {
+          const ws = new WriteSet();
+          ws.balance(custody, 'TRADING', usdc.unifiedAssetId, amount, 0n);
+          await persistWriteSet(tx, ws, fence);
+        }
+        return tx.query<{ statement: string; runs: number }>(
+          `SELECT statement, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements`,
+        );
+      });
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0]?.runs).toBe(3);
+      expect(prepared[0]?.statement).toContain('INSERT INTO "Balance"');
+      const [balance] = await database.sql.query<{ available: string }>(
+        `SELECT available::text FROM "Balance" WHERE "accountId" = $1 AND "ledgerAccount" = 'TRADING' AND "assetId" = $2`,
+        [custody, usdc.unifiedAssetId],
+      );
+      expect(balance?.available).toBe('6');
+    } finally {
+      await database.drop();
+    }
   });
 });
