@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
 import { ApiError } from '../domain/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import type { ApiKeyCaller, Caller, Permission, SessionCaller } from './caller.ts';
 import { ipAllowed } from './ipWhitelist.ts';
-import { ed25519PublicKeyObject, signingString, verifyEd25519 } from './signature.ts';
+import { signingString, verifyEd25519 } from './signature.ts';
 
 /** What authentication needs of a request, whichever transport carried it. */
 export interface AuthRequest {
@@ -48,7 +47,7 @@ interface CachedKey {
     ipWhitelist: string[];
     permissions: Permission[];
   };
-  publicKey: KeyObject;
+  publicKey: Uint8Array;
   /** When this process last recorded the key's use in the shared store. */
   lastUsedWrittenAt: number;
 }
@@ -116,7 +115,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         ipWhitelist: row.ipWhitelist,
         permissions: row.policy?.permissions ?? [],
       },
-      publicKey: ed25519PublicKeyObject(row.publicKeyEd25519),
+      publicKey: row.publicKeyEd25519,
       lastUsedWrittenAt: keys.get(keyId)?.lastUsedWrittenAt ?? 0,
     };
     keys.set(keyId, entry);
@@ -136,7 +135,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const signatureBytes = Buffer.from(signature, 'base64');
     // Only the canonical spelling: the last base64 character carries 4 unused bits, so 16
     // spellings decode to the same bytes, and the replay guard below is keyed on the text.
-    if (!BASE64_SIGNATURE.test(signature) || signatureBytes.toString('base64') !== signature || !(await verifyEd25519(key.publicKey, message, signatureBytes))) {
+    if (!BASE64_SIGNATURE.test(signature) || signatureBytes.toString('base64') !== signature || !verifyEd25519(key.publicKey, message, signatureBytes)) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
     assertUsable(key, now);

@@ -1,33 +1,34 @@
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import sodium from 'sodium-native';
 
 /**
  * Request signing (our choice where spec 5.7 is silent): the Ed25519 signature, standard
  * base64, over the UTF-8 bytes of
  *   timestamp + "\n" + METHOD + "\n" + pathWithQuery + "\n" + body
  * with pathWithQuery the request target exactly as sent and body the raw body ("" if none).
- * Verification uses node:crypto (OpenSSL), measured ~13x faster than @noble/ed25519 here,
- * and runs in libuv's thread pool: at ~0.1 ms a check it would otherwise be the largest
- * single cost on the event loop of a busy order entry.
  */
 export function signingString(timestamp: string, method: string, pathWithQuery: string, body: string): string {
   return `${timestamp}\n${method.toUpperCase()}\n${pathWithQuery}\n${body}`;
 }
 
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
-export function ed25519PublicKeyObject(raw: Uint8Array): KeyObject {
-  if (raw.length !== 32) throw new Error('an Ed25519 public key is 32 bytes');
-  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: 'der', type: 'spki' });
+/**
+ * Verification is libsodium's (sodium-native), on the event loop: measured at about half
+ * the CPU of node:crypto's one-shot verify, and less than a node:crypto check costs in
+ * libuv's thread pool once its hand-offs are counted (BENCHMARKS.md). It is RFC 8032 with
+ * libsodium's strictness: a non-canonical S, R or public key, and a small-order R or public
+ * key, never verify. False for any malformed input.
+ */
+export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== sodium.crypto_sign_PUBLICKEYBYTES || signature.length !== sodium.crypto_sign_BYTES) return false;
+  return sodium.crypto_sign_verify_detached(asBuffer(signature), asBuffer(message), asBuffer(publicKey));
 }
 
-/** False for any malformed input: wrong lengths, non-canonical encodings, bad points. */
-export function verifyEd25519(publicKey: KeyObject, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
-  if (signature.length !== 64) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    try {
-      verify(null, message, publicKey, signature, (err, ok) => resolve(!err && ok));
-    } catch {
-      resolve(false);
-    }
-  });
+/**
+ * Whether a key can be registered: a canonical encoding of a point of the prime-order
+ * subgroup, as every honestly generated Ed25519 public key is. Keys failing this could
+ * never sign a request this server accepts.
+ */
+export function isUsableEd25519PublicKey(publicKey: Uint8Array): boolean {
+  return publicKey.length === sodium.crypto_sign_PUBLICKEYBYTES && sodium.crypto_core_ed25519_is_valid_point(asBuffer(publicKey));
 }
+
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

@@ -1,5 +1,5 @@
-import * as ed from '@noble/ed25519';
 import { LAST_USED_HASH, type Authenticator } from '../auth/authenticate.ts';
+import { isUsableEd25519PublicKey } from '../auth/signature.ts';
 import { actorLabel, PERMISSIONS, type Caller, type Permission } from '../auth/caller.ts';
 import { normalizeCidr } from '../auth/ipWhitelist.ts';
 import { ApiError, invalidArgument } from '../domain/errors.ts';
@@ -226,9 +226,7 @@ export function createApiKeyService(deps: {
       await terms.requireAccepted(caller);
       const now = clock.now();
       const label = checkLabel(input.label);
-      try {
-        ed.Point.fromBytes(input.publicKeyEd25519);
-      } catch {
+      if (!isUsableEd25519PublicKey(input.publicKeyEd25519)) {
         throw invalidArgument('publicKeyEd25519', 'is not a valid Ed25519 public key', 'ed25519-point');
       }
       const ipWhitelist = checkWhitelist(input.ipWhitelist ?? []);

@@ -249,6 +249,9 @@ describe('managing keys', () => {
       [{ label: '', publicKeyEd25519: pub }, 'label', 'length'],
       [{ label: 'x'.repeat(65), publicKeyEd25519: pub }, 'label', 'length'],
       [{ label: 'x', publicKeyEd25519: Buffer.alloc(31).toString('base64') }, 'publicKeyEd25519', 'bytes-length'],
+      // A small-order point (the identity) and a non-canonical encoding: no key pair has them.
+      [{ label: 'x', publicKeyEd25519: Buffer.from([1, ...Array(31).fill(0)]).toString('base64') }, 'publicKeyEd25519', 'ed25519-point'],
+      [{ label: 'x', publicKeyEd25519: Buffer.alloc(32, 255).toString('base64') }, 'publicKeyEd25519', 'ed25519-point'],
       [{ label: 'x', publicKeyEd25519: pub, ipWhitelist: ['not-an-ip'] }, 'ipWhitelist[0]', 'cidr'],
       [{ label: 'x', publicKeyEd25519: pub, ipWhitelist: ['10.0.0.1', '10.0.0.1/32'] }, 'ipWhitelist[1]', 'unique'],
       [{ label: 'x', publicKeyEd25519: pub, ipWhitelist: Array.from({ length: 33 }, (_, i) => `10.0.0.${i}`) }, 'ipWhitelist', 'max-items'],
