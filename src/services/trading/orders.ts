@@ -5,7 +5,6 @@ import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { newPublicId } from '../../domain/ids.ts';
 import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
 import { feeOf, parseScaled, toE18 } from '../../domain/money.ts';
-import { parseRfc3339Ns } from '../../domain/time.ts';
 import type { OrderCloseReason, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
@@ -20,6 +19,7 @@ import { MonotonicIds } from './ids.ts';
 import { isFenceLost, persistWriteSet, type EngineFence } from './persist.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
+import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
 import { attachedRiskView } from './views.ts';
 import type { OrderRow, RiskLegRow, TradeRow, WriteSet } from './writeSet.ts';
 
@@ -27,43 +27,10 @@ export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
 const CLIENT_ID_PRUNE_MS = 60_000;
 const CLIENT_ID_IDLE_MS = 10 * 60_000;
 const VIP_TIER_TTL_MS = 60_000;
-const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
-const MIN_EXPIRY_NS = 1_000_000_000n;
 /** More than the book changes two uncommitted groups can make. */
 const BOOK_SEQUENCE_JUMP = 1_000_000n;
 /** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
 const FEE_SLACK_E18 = 1_000_000n;
-
-export interface CreateOrderInput {
-  subaccountId?: string;
-  order: {
-    symbol: string;
-    side: 'BUY' | 'SELL';
-    baseQty: string;
-    clientOrderId?: string;
-    feeAsset?: 'QUOTE' | 'BASE';
-    selfTradePreventionMode?: 'EXPIRE_MAKER' | 'EXPIRE_TAKER' | 'EXPIRE_BOTH' | 'DECREMENT';
-    limitGtc?: { price: string; postOnly?: boolean };
-    /** `expireAt`: RFC 3339 with an offset, exact to the nanosecond. */
-    limitGtd?: { price: string; expireAt: string; postOnly?: boolean };
-    limitIoc?: { price: string; maxQuoteDebit?: string };
-    marketIoc?: { clientRefPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; maxQuoteDebit?: string };
-    attachedRisk?: AttachedRiskInput;
-  };
-}
-
-export interface RiskChildInput {
-  marketIoc?: Record<string, never>;
-  limit?: { price: string; postOnly?: boolean };
-}
-
-/** Spec 2.7 attached risk, as submitted: stored with the order, executed by the trigger engine. */
-export interface AttachedRiskInput {
-  oco?: boolean;
-  stopLoss?: { triggerPrice: string; child: RiskChildInput };
-  takeProfit?: { triggerPrice: string; child: RiskChildInput };
-  trailingStop?: { activationPrice?: string; maxSlippageTicks?: number; maxSlippageBps?: number; trailingDistanceTicks?: string; trailingDistanceBps?: number };
-}
 
 export interface OrderEventPayload {
   accountPublicId: string;
@@ -470,129 +437,6 @@ export function createOrdersService(deps: OrdersDeps) {
     }
   }
 
-  function validateCreate(input: CreateOrderInput, market: Market, nowNs: bigint) {
-    const o = input.order;
-    const variants = (['limitGtc', 'limitGtd', 'limitIoc', 'marketIoc'] as const).filter((k) => o[k] !== undefined);
-    if (variants.length !== 1) {
-      throw invalidArgument('order', 'exactly one of limitGtc, limitGtd, limitIoc and marketIoc is required', 'one-of');
-    }
-    const variant = variants[0] as 'limitGtc' | 'limitGtd' | 'limitIoc' | 'marketIoc';
-    const feeAsset = o.feeAsset ?? 'QUOTE';
-    if (o.side === 'SELL' && feeAsset !== 'QUOTE') {
-      throw invalidArgument('order.feeAsset', 'SELL orders pay fees in QUOTE', 'sell-fee-asset');
-    }
-    const qty = parseScaled(o.baseQty, market.baseQuantityScale, 'order.baseQty');
-    if (qty < market.minQty) throw invalidArgument('order.baseQty', 'is below the market minimum quantity', 'min-qty');
-    const parsePrice = (text: string, field: string) => {
-      const p = parseScaled(text, 9, field);
-      if (p % market.tickSize !== 0n) throw invalidArgument(field, 'is not a multiple of the tick size', 'tick-size');
-      return p;
-    };
-    let price = 0n;
-    let tif: 'GTC' | 'GTD' | 'IOC' = 'IOC';
-    let postOnly = false;
-    let expireAtNs: bigint | undefined;
-    let maxQuoteDebit: bigint | undefined;
-    let protection: bigint | undefined;
-    let refPrice: bigint | undefined;
-    const market_ = o.marketIoc;
-    if (variant === 'limitGtc') {
-      price = parsePrice(o.limitGtc!.price, 'order.limitGtc.price');
-      tif = 'GTC';
-      postOnly = o.limitGtc!.postOnly === true;
-    } else if (variant === 'limitGtd') {
-      price = parsePrice(o.limitGtd!.price, 'order.limitGtd.price');
-      tif = 'GTD';
-      postOnly = o.limitGtd!.postOnly === true;
-      const at = parseRfc3339Ns(o.limitGtd!.expireAt);
-      if (at === null) throw invalidArgument('order.limitGtd.expireAt', 'must be an RFC 3339 date-time with an offset', 'rfc3339');
-      expireAtNs = at;
-      if (expireAtNs < nowNs + MIN_EXPIRY_NS || expireAtNs > nowNs + MAX_EXPIRY_NS) {
-        throw invalidArgument('order.limitGtd.expireAt', 'must be 1 second to 30 days after now', 'expiry-range');
-      }
-    } else if (variant === 'limitIoc') {
-      price = parsePrice(o.limitIoc!.price, 'order.limitIoc.price');
-      if (o.limitIoc!.maxQuoteDebit !== undefined) {
-        if (o.side !== 'BUY') throw invalidArgument('order.limitIoc.maxQuoteDebit', 'is only for BUY orders', 'buy-only');
-        maxQuoteDebit = parseScaled(o.limitIoc!.maxQuoteDebit, market.quoteQuantityScale, 'order.limitIoc.maxQuoteDebit');
-      }
-    } else if (market_) {
-      if ((market_.maxSlippageTicks === undefined) === (market_.maxSlippageBps === undefined)) {
-        throw invalidArgument('order.marketIoc', 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
-      }
-      if (market_.maxSlippageTicks !== undefined && market_.maxSlippageTicks <= 0) {
-        throw invalidArgument('order.marketIoc.maxSlippageTicks', 'must be positive', 'positive');
-      }
-      if (market_.maxSlippageBps !== undefined && (market_.maxSlippageBps <= 0 || market_.maxSlippageBps > 10_000)) {
-        throw invalidArgument('order.marketIoc.maxSlippageBps', 'must be 1 to 10000', 'range');
-      }
-      if (market_.maxQuoteDebit !== undefined) {
-        if (o.side !== 'BUY') throw invalidArgument('order.marketIoc.maxQuoteDebit', 'is only for BUY orders', 'buy-only');
-        maxQuoteDebit = parseScaled(market_.maxQuoteDebit, market.quoteQuantityScale, 'order.marketIoc.maxQuoteDebit');
-      }
-      if (market_.clientRefPrice !== undefined) refPrice = parsePrice(market_.clientRefPrice, 'order.marketIoc.clientRefPrice');
-    }
-    if (variant !== 'marketIoc' && quoteNotional(price, qty, market.notional) < market.minNotional) {
-      throw invalidArgument('order.baseQty', 'the order value is below the market minimum notional', 'min-notional');
-    }
-    if (o.clientOrderId !== undefined && (o.clientOrderId.length < 1 || o.clientOrderId.length > 64 || !/^[\x21-\x7e]+$/.test(o.clientOrderId))) {
-      throw invalidArgument('order.clientOrderId', 'must be 1 to 64 printable ASCII characters', 'client-order-id');
-    }
-    const riskLegs = validateRisk(o.attachedRisk, o.side, variant === 'marketIoc' ? undefined : price, parsePrice);
-    return { variant, qty, price, tif, postOnly, expireAtNs, maxQuoteDebit, protection, refPrice, feeAsset, riskLegs, oco: o.attachedRisk?.oco === true };
-  }
-
-  /**
-   * Attached-risk legs protect the position the parent opens: for a BUY the stop-loss sits
-   * below the parent's price and the take-profit above (the reverse for a SELL).
-   */
-  function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, parsePrice: (text: string, field: string) => bigint) {
-    if (!risk) return [];
-    const legs: Omit<RiskLegRow, 'orderId'>[] = [];
-    const base = { triggerPrice: null, childKind: 'MARKET_IOC' as const, childLimitPrice: null, childPostOnly: false, activationPrice: null, maxSlippageTicks: null, maxSlippageBps: null, trailingDistanceTicks: null, trailingDistanceBps: null, status: 'PENDING' as const };
-    const child = (c: RiskChildInput, field: string) => {
-      if ((c.marketIoc === undefined) === (c.limit === undefined)) throw invalidArgument(field, 'exactly one of marketIoc and limit is required', 'one-of');
-      return c.limit ? { childKind: 'LIMIT' as const, childLimitPrice: parsePrice(c.limit.price, `${field}.limit.price`), childPostOnly: c.limit.postOnly === true } : {};
-    };
-    for (const kind of ['stopLoss', 'takeProfit'] as const) {
-      const leg = risk[kind];
-      if (!leg) continue;
-      const field = `order.attachedRisk.${kind}`;
-      const trigger = parsePrice(leg.triggerPrice, `${field}.triggerPrice`);
-      const below = (kind === 'stopLoss') === (side === 'BUY');
-      if (parentPrice !== undefined && (below ? trigger >= parentPrice : trigger <= parentPrice)) {
-        throw invalidArgument(`${field}.triggerPrice`, `must be ${below ? 'below' : 'above'} the order's price`, 'protective-side');
-      }
-      legs.push({ ...base, kind: kind === 'stopLoss' ? 'STOP_LOSS' : 'TAKE_PROFIT', triggerPrice: trigger, ...child(leg.child, `${field}.child`) });
-    }
-    const trail = risk.trailingStop;
-    if (trail) {
-      const field = 'order.attachedRisk.trailingStop';
-      if ((trail.trailingDistanceTicks === undefined) === (trail.trailingDistanceBps === undefined)) {
-        throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
-      }
-      if ((trail.maxSlippageTicks === undefined) === (trail.maxSlippageBps === undefined)) {
-        throw invalidArgument(field, 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
-      }
-      for (const [k, v] of [['maxSlippageTicks', trail.maxSlippageTicks], ['maxSlippageBps', trail.maxSlippageBps], ['trailingDistanceBps', trail.trailingDistanceBps]] as const) {
-        if (v !== undefined && v <= 0) throw invalidArgument(`${field}.${k}`, 'must be positive', 'positive');
-      }
-      legs.push({
-        ...base,
-        kind: 'TRAILING_STOP',
-        activationPrice: trail.activationPrice !== undefined ? parsePrice(trail.activationPrice, `${field}.activationPrice`) : null,
-        maxSlippageTicks: trail.maxSlippageTicks ?? null,
-        maxSlippageBps: trail.maxSlippageBps ?? null,
-        trailingDistanceTicks: trail.trailingDistanceTicks !== undefined ? parseScaled(trail.trailingDistanceTicks, 0, `${field}.trailingDistanceTicks`) : null,
-        trailingDistanceBps: trail.trailingDistanceBps ?? null,
-      });
-    }
-    if (risk.oco && !(risk.stopLoss && risk.takeProfit)) {
-      throw invalidArgument('order.attachedRisk.oco', 'needs both a stopLoss and a takeProfit leg', 'oco-pair');
-    }
-    return legs;
-  }
-
   /** A market order's reference price (the client's, else the best opposite price) and the worst price its slippage allows. */
   function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): { reference: bigint; limit: bigint } {
     const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
@@ -607,11 +451,10 @@ export function createOrdersService(deps: OrdersDeps) {
     return { reference, limit: p > 0n ? p : 1n };
   }
 
-  type Validated = ReturnType<typeof validateCreate>;
   interface PlaceContext {
     account: AccountRef;
     market: Market;
-    v: Validated;
+    v: ValidatedOrder;
     input: { order: CreateOrderInput['order'] };
     now: Date;
     nowNs: bigint;
@@ -668,7 +511,7 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
-  function reservationFor(market: Market, account: AccountRef, v: Validated, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
+  function reservationFor(market: Market, account: AccountRef, v: ValidatedOrder, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
     const isBuy = order.side === 'BUY';
     const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
     if (isBuy && v.maxQuoteDebit !== undefined) {
@@ -679,7 +522,7 @@ export function createOrdersService(deps: OrdersDeps) {
   }
 
   /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
-  function refusePostOnlyTaker(engine: OrderBook, v: Validated, side: 'BUY' | 'SELL', nowNs: bigint): void {
+  function refusePostOnlyTaker(engine: OrderBook, v: ValidatedOrder, side: 'BUY' | 'SELL', nowNs: bigint): void {
     if (!v.postOnly || !engine.wouldTake(side, v.price, nowNs)) return;
     throw new ApiError('invalid-argument', 'a post-only order may not take liquidity: it would trade on arrival', {
       code: 'POST_ONLY_WOULD_TAKE',
@@ -827,7 +670,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const market = marketOf(input.order.symbol);
       const now = clock.now();
       const nowNs = clock.nowNs();
-      const v = validateCreate(input, market, nowNs);
+      const v = validateNewOrder(input, market, nowNs);
       return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
     },
 
@@ -846,7 +689,7 @@ export function createOrdersService(deps: OrdersDeps) {
       if (input.order.side !== old.side) throw invalidArgument('order.side', 'must be the replaced order’s side', 'same-as-replaced');
       const now = clock.now();
       const nowNs = clock.nowNs();
-      const v = validateCreate({ order: input.order }, market, nowNs);
+      const v = validateNewOrder({ order: input.order }, market, nowNs);
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
       const outcome = await sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => {
         const live = open.get(old.id);

@@ -1,7 +1,8 @@
 import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
-import type { BookDeltaPayload, CreateOrderInput as CreateOrderInputShape, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
+import type { CreateOrderInput as CreateOrderInputShape } from '../../../services/trading/orderInput.ts';
+import type { BookDeltaPayload, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
 import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, type OrderLike } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
