@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { loadMarkets } from '../../src/services/markets.ts';
@@ -89,6 +90,37 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     const status = async () => (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status;
     await pollUntil(async () => (await status()) === 'CANCELED', 3000);
     expect(await status()).toBe('CANCELED');
+  });
+});
+
+describe.each(engines)('array-literal encoding on %s', (_name, open) => {
+  it('stores any text verbatim, whatever quotes, backslashes, braces, commas or NULL spellings it holds', async () => {
+    const { database, dispose } = await open();
+    try {
+      const fence = await advanceEngineFence(database.sql, 'persist-text');
+      const awkward = fc.constantFrom('"', '\\', ',', '{', '}', ' ', 'NULL', 'null', '\\"', "'");
+      const text = fc
+        .array(fc.oneof(fc.string({ unit: 'grapheme' }), awkward), { maxLength: 6 })
+        .map((parts) => parts.join(''))
+        .filter((t) => !t.includes('\u0000'));
+      let nextId = 1n;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { minLength: 1, maxLength: 5 }), async (memos) => {
+          const ws = new WriteSet();
+          const ids = memos.map(() => nextId++);
+          memos.forEach((memo, i) => ws.transfers.push({ id: ids[i] as bigint, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo, legs: [] }));
+          await persistWriteSet(database.sql, ws, fence);
+          const stored = await database.sql.query<{ memo: string | null }>(
+            `SELECT memo FROM "LedgerTransfer" WHERE id = ANY($1::bigint[]) ORDER BY id`,
+            [ids.map(String)],
+          );
+          expect(stored.map((r) => r.memo)).toEqual(memos);
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await dispose();
+    }
   });
 });
 
