@@ -30,3 +30,15 @@ export function table(results: BenchResult[], baseline: BenchResult): string {
   );
   return ['| case | ops/s | ratio to baseline |', '|---|---:|---:|', ...rows].join('\n');
 }
+
+/** mulberry32: a small seeded generator, so every run offers the same workload. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,5 +1,6 @@
 import { OrderBook } from '../src/domain/matching/index.ts';
 import type { MatchEvent, ModifyOrder, OrderBookConfig, PlaceOrder, RestingOrder } from '../src/domain/matching/index.ts';
+import { seededRandom } from './harness.ts';
 
 /**
  * The matching core alone on the exchange-core style mix (~9% GTC, 3% IOC, 6% cancel,
@@ -23,18 +24,6 @@ type Command =
   | { k: 1; id: number }
   | { k: 2; id: number; change: ModifyOrder };
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface Workload {
   initial: RestingOrder[];
   commands: Command[];
@@ -47,7 +36,7 @@ export interface Workload {
 }
 
 export function generate(seed = 1, count = COMMANDS): Workload {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const int = (n: number) => Math.floor(rand() * n);
   /** Passive offset in ticks: mostly near the touch, some deep. */
   const offset = () => BigInt(1 + Math.floor(Math.abs(((rand() + rand() + rand()) / 3 - 0.5) * 2) * 120));

@@ -13,6 +13,7 @@ import { api, liftLimits, newKeyPair, onboard, signHeaders, type ClientKey, type
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
 import { TEST_OPERATOR_TOKEN, dropSchema, startTestApp, uniqueName } from '../test/helpers/infra.ts';
 import { credit } from '../test/helpers/trading.ts';
+import { seededRandom } from './harness.ts';
 
 /**
  * Issue 5 (b): POST /v1/orders end to end over HTTP, with Ed25519-signed requests, at fixed
@@ -320,24 +321,12 @@ async function makeTrader(url: string, funds: Record<string, string>): Promise<T
 // ---------------------------------------------------------------------------------------
 // Workload
 
-/** mulberry32: a small seeded generator, so every run offers the same orders. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const MID_CENTS = 3_000_000;
 const price = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /** Orders for a stage at `rate`, each timestamped with (about) the time it is scheduled to go. */
 function orderRequests(buyer: Trader, seller: Trader, n: number, rate: number, tag: string, seed: number): Prepared[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const t0 = Date.now();
   const out: Prepared[] = [];
   for (let i = 0; i < n; i++) {
