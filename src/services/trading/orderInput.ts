@@ -68,7 +68,6 @@ export function validateNewOrder(input: CreateOrderInput, market: Market, nowNs:
   let postOnly = false;
   let expireAtNs: bigint | undefined;
   let maxQuoteDebit: bigint | undefined;
-  let protection: bigint | undefined;
   let refPrice: bigint | undefined;
   const market_ = o.marketIoc;
   if (variant === 'limitGtc') {
