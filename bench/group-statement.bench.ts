@@ -1,5 +1,5 @@
 import { writeSetStatement } from '../src/services/trading/persist.ts';
-import { WriteSet, type LegRow, type OrderRow } from '../src/services/trading/writeSet.ts';
+import { WriteSet, type LegRow, type OrderVersion } from '../src/services/trading/writeSet.ts';
 import { measure, table } from './harness.ts';
 
 const ORDERS = 200;
@@ -15,8 +15,8 @@ function group(): WriteSet {
   const nowNs = BigInt(now.getTime()) * 1_000_000n;
   for (let i = 0; i < ORDERS; i++) {
     const id = 1_800_000_000_000_000n + BigInt(i);
-    const order: OrderRow = {
-      id, publicId: `Ord${i}xYz`, accountId: 17n, symbolId: 1, clientOrderId: `bench-${i}`, side: 'BUY', orderType: 'LIMIT', tif: 'GTC',
+    const order: OrderVersion = {
+      id, accountPublicId: 'Acc17', publicId: `Ord${i}xYz`, accountId: 17n, symbolId: 1, clientOrderId: `bench-${i}`, side: 'BUY', orderType: 'LIMIT', tif: 'GTC',
       status: 'NEW', isOpen: true, closeReason: null, price: 30_000_000_000_000n, origQty: 1_000n, cumQty: 0n, leavesQty: 1_000n,
       inheritedCumQty: 0n, cumNotionalQ9: 0n, inheritedNotionalQ9: 0n, feeAsset: 'QUOTE', postOnly: false, stpMode: 'EXPIRE_MAKER',
       expireAt: null, expireAtTsNs: null, createdAt: now, acceptedAtTsNs: nowNs, terminalAt: null, lineageId: `Lin${i}`, generation: 0,
@@ -56,9 +56,9 @@ function plainText(ws: WriteSet): number {
 /** Building the one-statement group commit (src/services/trading/persist.ts), which runs on the event loop. */
 export async function run(): Promise<string> {
   const ws = group();
-  const fence = { name: 'trading-engine', epoch: 1n };
+  const step = { name: 'trading', from: 0n, to: 1n };
   const baseline = await measure('baseline: String() of every value of the same rows', () => plainText(ws), { ms: 2000 });
-  const built = await measure('writeSetStatement', () => writeSetStatement(ws, fence), { ms: 2000 });
+  const built = await measure('writeSetStatement', () => writeSetStatement(ws, step), { ms: 2000 });
   const perOrderUs = 1e6 / built.opsPerSec / ORDERS;
   return [
     `### Group statement (src/services/trading/persist.ts)\n\nOne group of ${ORDERS} orders, half of them filling (${ws.transfers.length * 8} ledger legs, ${ws.trades.length} trade rows), built as the commit's statement text and array parameters; ops/s are groups per second.\n\n${table([baseline, built], baseline)}`,

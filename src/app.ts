@@ -61,6 +61,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     pageTokens,
     auth: config.auth,
     logger,
+    projectionDelayMs: config.projectionDelayMs,
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
   }).catch(async (err: unknown) => {
     if (!options.store) await store.close();
@@ -139,6 +140,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
         await ws.close();
         await http.close();
         await services.orders.sequencer.flushed();
+        // Recovery would apply the rest from the journal; a clean stop leaves nothing to replay.
+        await services.orders.projected().catch(() => undefined);
         await flushLastUsed();
         if (!options.store) await store.close();
         if (!options.database) await database.close();

@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
+  PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
@@ -66,6 +67,8 @@ export interface Config {
   operatorToken?: string;
   /** Deadline of one rate-limit check; past it the authority counts as unavailable. */
   rateLimitTimeoutMs: number;
+  /** How long the trading projector lets journal entries gather before applying them. */
+  projectionDelayMs: number;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -98,6 +101,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problemBaseUrl: e.PROBLEM_BASE_URL.replace(/\/$/, ''),
     ...(e.OPERATOR_TOKEN ? { operatorToken: e.OPERATOR_TOKEN } : {}),
     rateLimitTimeoutMs: e.RATE_LIMIT_TIMEOUT_MS,
+    projectionDelayMs: e.PROJECTION_DELAY_MS,
     auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

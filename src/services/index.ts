@@ -32,6 +32,8 @@ export interface ServiceDeps {
    * died): it must stop writing at once. The composition root decides how (main.ts exits).
    */
   onEngineLockLost?: (err: Error) => void;
+  /** See Config.projectionDelayMs. */
+  projectionDelayMs?: number;
 }
 
 /** Builds every service; trading state (markets, books, balances) is loaded from the database first. */
@@ -55,7 +57,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost, projectionDelayMs: deps.projectionDelayMs ?? 0 });
   await orders.start();
   const ledger = createLedgerService({
     db,
@@ -64,6 +66,7 @@ export async function createServices(deps: ServiceDeps) {
     balances: orders.balances,
     sequencer: orders.sequencer,
     transferIds: orders.transferIds,
+    readable: orders.projected,
     limiter,
     pageTokens,
     systemAccounts,

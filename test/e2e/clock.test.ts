@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../src/infra/clock.ts';
 import { api } from '../helpers/auth.ts';
 import { wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /** The server's clock, moved forward by the test so an expiry comes when the test says. */
@@ -86,7 +86,10 @@ describe('client order id retention', () => {
     const order = { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', clientOrderId: 'day-old', limitGtc: { price: '100' } };
     expect((await placeOrder(server.url, t, order)).status).toBe(200);
     expect((await placeOrder(server.url, t, order)).status).toBe(409);
-    const reservations = () => server.database.prisma.clientOrderIdReservation.count({ where: { clientOrderId: 'day-old' } });
+    const reservations = async () => {
+      await projected((text) => server.database.sql.query(text));
+      return server.database.prisma.clientOrderIdReservation.count({ where: { clientOrderId: 'day-old' } });
+    };
     expect(await reservations()).toBe(1);
 
     clock.skip(24 * 3600_000 + 61_000);

@@ -1,5 +1,6 @@
 import { api, liftLimits, signIn, type SignedIn } from './auth.ts';
 import { TEST_OPERATOR_TOKEN } from './infra.ts';
+import { pollUntil } from './wait.ts';
 
 const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
 
@@ -34,12 +35,27 @@ export async function balancesOf(baseUrl: string, who: SignedIn, subaccountId?: 
 type Query = <T>(text: string) => Promise<T[]>;
 
 /**
+ * Waits until the read tables reflect every trading journal entry: they are projected
+ * behind the acknowledgement, so a test reading them directly (not through the API,
+ * whose reads wait by themselves) waits first.
+ */
+export async function projected(query: Query, timeoutMs = 5000): Promise<void> {
+  await pollUntil(async () => {
+    const [r] = await query<{ behind: boolean }>(
+      `SELECT COALESCE((SELECT max(seq) FROM "TradingJournal"), 0) > COALESCE((SELECT seq FROM "ProjectionWatermark" WHERE name = 'trading'), 0) AS behind`,
+    );
+    return r?.behind === false;
+  }, timeoutMs);
+}
+
+/**
  * What breaks the ledger's invariants, read from the database: assets whose legs do not
  * sum to zero, balances that differ from the sum of their legs, negative balances of
  * non-system accounts, and TRADING holds that differ from what open orders reserve.
  * All empty when sound.
  */
 export async function ledgerViolations(query: Query) {
+  await projected(query);
   const unbalanced = await query<{ assetId: number; net: string }>(
     `SELECT "assetId", sum(CASE WHEN "isDebit" THEN -amount ELSE amount END)::text AS net
      FROM "LedgerTransferLeg" GROUP BY 1 HAVING sum(CASE WHEN "isDebit" THEN -amount ELSE amount END) <> 0`,

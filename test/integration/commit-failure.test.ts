@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
+import { balancesOf, ledgerViolations, placeOrder, projected, SOUND_LEDGER, trader } from '../helpers/trading.ts';
 
 /**
- * A commit PostgreSQL refuses (here a trigger raising on one client order id): every job
+ * A commit PostgreSQL refuses (here a trigger on the journal raising on one client order id,
+ * which the entry's order versions carry): every job
  * of that group is refused, nothing of it is stored, memory is rebuilt from the database,
  * and trading goes on with nothing of the refused group left behind.
  */
@@ -19,21 +20,21 @@ afterAll(async () => {
 const INJECT = `
 CREATE FUNCTION refuse_marked_order() RETURNS trigger AS $$
 BEGIN
-  IF NEW."clientOrderId" = 'fail-me' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
+  IF NEW.payload LIKE '%"fail-me"%' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
-CREATE TRIGGER refuse_marked_order BEFORE INSERT ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_marked_order();`;
+CREATE TRIGGER refuse_marked_order BEFORE INSERT ON "TradingJournal" FOR EACH ROW EXECUTE FUNCTION refuse_marked_order();`;
 
 /** Makes PostgreSQL refuse any commit that cancels the order with this client order id; returns the undo. */
 async function refuseCancelOf(clientOrderId: string): Promise<() => Promise<void>> {
   await server.database.sql.exec(`
     CREATE FUNCTION refuse_cancel() RETURNS trigger AS $$
     BEGIN
-      IF NEW."clientOrderId" = '${clientOrderId}' AND NEW.status = 'CANCELED' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
+      IF NEW.payload LIKE '%"${clientOrderId}"%' AND NEW.payload LIKE '%"CANCELED"%' THEN RAISE EXCEPTION 'injected commit failure'; END IF;
       RETURN NEW;
     END $$ LANGUAGE plpgsql;
-    CREATE TRIGGER refuse_cancel BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION refuse_cancel();`);
-  return () => server.database.sql.exec('DROP TRIGGER refuse_cancel ON "Order"; DROP FUNCTION refuse_cancel();');
+    CREATE TRIGGER refuse_cancel BEFORE INSERT ON "TradingJournal" FOR EACH ROW EXECUTE FUNCTION refuse_cancel();`);
+  return () => server.database.sql.exec('DROP TRIGGER refuse_cancel ON "TradingJournal"; DROP FUNCTION refuse_cancel();');
 }
 
 describe('a failed commit', () => {
@@ -55,7 +56,8 @@ describe('a failed commit', () => {
     for (const r of failed) expect(r.body.code).toMatch(/^(COMMIT_FAILED|REBUILDING)$/);
     expect(group[0]!.status).toBe(503);
 
-    await server.database.sql.exec('DROP TRIGGER refuse_marked_order ON "Order"');
+    await server.database.sql.exec('DROP TRIGGER refuse_marked_order ON "TradingJournal"');
+    await projected((text) => server.database.sql.query(text));
     // Whatever was refused left nothing behind: no order, no fill, no hold.
     const stored = await server.database.prisma.order.findMany({ where: { clientOrderId: { in: ['fail-me', 'taker'] } }, select: { clientOrderId: true } });
     const acceptedIds = group.filter((r) => r.status === 200).map((r) => r.body.clientOrderId);
@@ -82,6 +84,7 @@ describe('a failed commit', () => {
     expect((await api(server.url, 'GET', `/v1/orders/${take.body.orderId}`, undefined, buyer.auth)).body.order).toMatchObject({ status: 'FILLED', cumQty: '0.1' });
 
     const seen = await balancesOf(server.url, buyer);
+    await projected((text) => server.database.sql.query(text));
     const rows = await server.database.sql.query<{ assetId: number; available: string; held: string }>(
       `SELECT "assetId", available::text, held::text FROM "Balance" b JOIN "Account" a ON a.id = b."accountId" WHERE a."publicId" = $1 AND "ledgerAccount" = 'TRADING'`,
       [buyer.rootAccountId],
@@ -127,6 +130,7 @@ describe('a failed commit', () => {
     } finally {
       await allowCancel();
     }
+    await projected((text) => server.database.sql.query(text));
     const stored = await server.database.prisma.order.findMany({ where: { publicId: { in: [btc.body.orderId, eth.body.orderId] } }, select: { status: true } });
     expect(stored.map((o) => o.status)).toEqual(['NEW', 'NEW']);
     // A market untouched by the failure still gets an empty delta under the jumped sequence:

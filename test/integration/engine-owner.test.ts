@@ -5,6 +5,7 @@ import { ApiError } from '../../src/domain/errors.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { dropSchema, testConfig, uniqueName } from '../helpers/infra.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { projected } from '../helpers/trading.ts';
 
 describe('one engine owner per database', () => {
   it('refuses to start a second process on the same database, and lets one start once the owner is gone', async () => {
@@ -56,7 +57,10 @@ describe('one engine owner per database', () => {
       const account = await stale.database.prisma.account.create({ data: { publicId: uniqueName('f'), kind: 'ROOT' } });
       const deposit = (app: typeof stale) => app.services.ledger.credit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
       await deposit(stale);
-      const transfers = async () => (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM "LedgerTransfer"')).rows[0]?.n;
+      const transfers = async () => {
+        await projected(async (text) => (await admin.query(text)).rows);
+        return (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM "LedgerTransfer"')).rows[0]?.n;
+      };
       expect(await transfers()).toBe(1);
 
       // The stale owner has not noticed yet (its handler only records): it still tries to commit.
@@ -73,6 +77,7 @@ describe('one engine owner per database', () => {
       // ...while the successor commits, from the state the stale owner left.
       await deposit(successor);
       expect(await transfers()).toBe(2);
+      await projected(async (text) => (await admin.query(text)).rows);
       const balance = await admin.query<{ available: string }>('SELECT available::text FROM "Balance" WHERE "accountId" = $1 AND "assetId" = 4', [account.id]);
       expect(balance.rows).toEqual([{ available: '10000000000000000000' }]);
     } finally {

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { loadMarkets } from '../../src/services/markets.ts';
-import { advanceEngineFence, persistWriteSet } from '../../src/services/trading/persist.ts';
+import { projectWriteSet } from '../../src/services/trading/persist.ts';
+import type { SqlQueryable } from '../../src/infra/migrations.ts';
 import { ensureSystemAccounts } from '../../src/services/trading/systemAccounts.ts';
 import { WriteSet } from '../../src/services/trading/writeSet.ts';
 import { api } from '../helpers/auth.ts';
@@ -15,6 +16,14 @@ import { pollUntil } from '../helpers/wait.ts';
  * literals (src/services/trading/persist.ts). Both engines must store exactly what was
  * sent, whatever characters a client order id holds, and every part of a fill must land.
  */
+/** Projects `ws` as the next entry of watermark `name`; true when it was applied. */
+async function project(sql: SqlQueryable, ws: WriteSet, name: string, from?: bigint): Promise<boolean> {
+  await sql.query(`INSERT INTO "ProjectionWatermark" (name, seq) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING`, [name]);
+  const [row] = await sql.query<{ seq: string }>(`SELECT seq::text AS seq FROM "ProjectionWatermark" WHERE name = $1`, [name]);
+  const at = from ?? BigInt((row as { seq: string }).seq);
+  return projectWriteSet(sql, ws, { name, from: at, to: at + 1n });
+}
+
 const AWKWARD_IDS = ['q"uo\\te,{x}', 'NULL', 'null', '{}', 'a,b"', '\\'];
 
 const engines: [string, () => Promise<{ database: Database; dispose(): Promise<void> }>][] = [
@@ -97,7 +106,6 @@ describe.each(engines)('array-literal encoding on %s', (_name, open) => {
   it('stores any text verbatim, whatever quotes, backslashes, braces, commas or NULL spellings it holds', async () => {
     const { database, dispose } = await open();
     try {
-      const fence = await advanceEngineFence(database.sql, 'persist-text');
       const awkward = fc.constantFrom('"', '\\', ',', '{', '}', ' ', 'NULL', 'null', '\\"', "'");
       const text = fc
         .array(fc.oneof(fc.string({ unit: 'grapheme' }), awkward), { maxLength: 6 })
@@ -109,7 +117,7 @@ describe.each(engines)('array-literal encoding on %s', (_name, open) => {
           const ws = new WriteSet();
           const ids = memos.map(() => nextId++);
           memos.forEach((memo, i) => ws.transfers.push({ id: ids[i] as bigint, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo, legs: [] }));
-          await persistWriteSet(database.sql, ws, fence);
+          expect(await project(database.sql, ws, 'persist-text')).toBe(true);
           const stored = await database.sql.query<{ memo: string | null }>(
             `SELECT memo FROM "LedgerTransfer" WHERE id = ANY($1::bigint[]) ORDER BY id`,
             [ids.map(String)],
@@ -124,19 +132,44 @@ describe.each(engines)('array-literal encoding on %s', (_name, open) => {
   });
 });
 
+describe.each(engines)('projection on %s', (_name, open) => {
+  it('applies an entry once: projecting it again changes nothing', { timeout: 90_000 }, async () => {
+    const { database, dispose } = await open();
+    try {
+      const usdc = (await loadMarkets(database.prisma)).asset('USDC')!;
+      const { custody } = await ensureSystemAccounts(database.prisma);
+      const ws = new WriteSet();
+      ws.balance(custody, 'TRADING', usdc.unifiedAssetId, 7n, 1n);
+      ws.transfers.push({ id: 99n, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo: 'once', legs: [] });
+      const balance = async () =>
+        (await database.sql.query<{ available: string; held: string }>(
+          `SELECT available::text, held::text FROM "Balance" WHERE "accountId" = $1 AND "ledgerAccount" = 'TRADING' AND "assetId" = $2`,
+          [custody, usdc.unifiedAssetId],
+        ))[0];
+      expect(await project(database.sql, ws, 'twice', 0n)).toBe(true);
+      expect(await balance()).toEqual({ available: '7', held: '1' });
+      // The same entry again, as a projector restarted from an older watermark would send it.
+      expect(await project(database.sql, ws, 'twice', 0n)).toBe(false);
+      expect(await balance()).toEqual({ available: '7', held: '1' });
+      expect(await database.prisma.ledgerTransfer.count({ where: { id: 99n } })).toBe(1);
+    } finally {
+      await dispose();
+    }
+  });
+});
+
 describe('the group statement on PostgreSQL', () => {
   it('is prepared once per connection and run again without being parsed and planned anew', async () => {
     const database = await testDatabase();
     try {
       const usdc = (await loadMarkets(database.prisma)).asset('USDC')!;
       const { custody } = await ensureSystemAccounts(database.prisma);
-      const fence = await advanceEngineFence(database.sql, 'persist-test');
       // One transaction is one connection, whose prepared statements PostgreSQL lists.
       const prepared = await database.sql.transaction(async (tx) => {
         for (const amount of [1n, 2n, 3n]) {
           const ws = new WriteSet();
           ws.balance(custody, 'TRADING', usdc.unifiedAssetId, amount, 0n);
-          await persistWriteSet(tx, ws, fence);
+          await project(tx, ws, 'persist-test');
         }
         return tx.query<{ statement: string; runs: number }>(
           `SELECT statement, (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements`,

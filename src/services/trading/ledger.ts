@@ -23,6 +23,8 @@ export interface LedgerDeps {
   limiter: RateLimiter;
   pageTokens: PageTokens;
   systemAccounts: { custody: bigint; fees: bigint };
+  /** Resolves once the read tables reflect every acknowledged change (503 past its bound). */
+  readable: () => Promise<void>;
 }
 
 /**
@@ -53,8 +55,9 @@ export function createLedgerService(deps: LedgerDeps) {
       const amount = parseScaled(input.amount, E18, 'amount', { max: MAX_LEDGER_AMOUNT_E18 });
       const to: BalanceRef = { accountId: account.id, ledgerAccount: input.ledgerAccount, assetId: asset.unifiedAssetId };
       const from: BalanceRef = { accountId: deps.systemAccounts.custody, ledgerAccount: 'FUNDING', assetId: asset.unifiedAssetId };
-      const nowUs = clock.nowNs() / 1000n;
       return post([to, from], (ws) => {
+        // Read inside the job, so legs listed by time are listed in the order they applied.
+        const nowUs = clock.nowNs() / 1000n;
         const t = balances.post(ws, { id: transferIds.take(), code: 'DEPOSIT', timestampUs: nowUs }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
         const b = balances.get(to);
         return { linkId: t.id, accountId: input.accountId, asset: asset.symbol, ledgerAccount: input.ledgerAccount, available: b.available, held: b.held };
@@ -80,8 +83,8 @@ export function createLedgerService(deps: LedgerDeps) {
       }
       const src: BalanceRef = { accountId: from.id, ledgerAccount: input.fromLedger, assetId: asset.unifiedAssetId };
       const dst: BalanceRef = { accountId: to.id, ledgerAccount: input.toLedger, assetId: asset.unifiedAssetId };
-      const nowUs = clock.nowNs() / 1000n;
       return post([src, dst], (ws) => {
+        const nowUs = clock.nowNs() / 1000n;
         if (balances.get(src).available < amount) {
           throw new ApiError('invalid-argument', 'insufficient available balance', {
             code: 'INSUFFICIENT_BALANCE',
@@ -97,8 +100,10 @@ export function createLedgerService(deps: LedgerDeps) {
     async listBalances(caller: Caller, input: { subaccountId?: string }) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId);
-      // Let queued jobs commit first, so a client never reads behind its own acknowledged writes.
+      // Let queued jobs commit and their entries reach the table first, so a client never
+      // reads behind its own acknowledged writes.
       await sequencer.flushed();
+      await deps.readable();
       const rows = await db.balance.findMany({ where: { accountId: account.id }, orderBy: [{ ledgerAccount: 'asc' }, { assetId: 'asc' }] });
       return {
         accountId: account.publicId,
@@ -135,6 +140,7 @@ export function createLedgerService(deps: LedgerDeps) {
           : {}),
       };
       const dir = reversed ? 'desc' : 'asc';
+      await deps.readable();
       const rows = await db.ledgerTransferLeg.findMany({
         where,
         orderBy: [{ timestampUs: dir }, { id: dir }],

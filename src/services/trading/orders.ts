@@ -16,12 +16,15 @@ import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
-import { isFenceLost, persistWriteSet, type EngineFence } from './persist.ts';
+import { Journal } from './journal.ts';
+import { isFenceLost, type EngineFence } from './persist.ts';
+import { Projector } from './projector.ts';
+import { entryEvents, entryOf, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
 import { attachedRiskView } from './views.ts';
-import type { OrderRow, RiskLegRow, TradeRow, WriteSet } from './writeSet.ts';
+import type { OrderRow, TradeRow, WriteSet } from './writeSet.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
 const CLIENT_ID_PRUNE_MS = 60_000;
@@ -31,36 +34,10 @@ const VIP_TIER_TTL_MS = 60_000;
 const BOOK_SEQUENCE_JUMP = 1_000_000n;
 /** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
 const FEE_SLACK_E18 = 1_000_000n;
-
-export interface OrderEventPayload {
-  accountPublicId: string;
-  order: OrderRow;
-  symbol: string;
-}
-
-/** Changed price levels of one symbol, absolute quantities (0 = level gone), in sequence. */
-export interface BookDeltaPayload {
-  symbol: string;
-  sequence: bigint;
-  bids: { price: bigint; qty: bigint }[];
-  asks: { price: bigint; qty: bigint }[];
-}
-
-export interface PublicTradePayload {
-  symbol: string;
-  matchId: bigint;
-  price: bigint;
-  qty: bigint;
-  takerSide: 'BUY' | 'SELL';
-  executedAt: Date;
-}
-
-export interface FillPayload {
-  accountPublicId: string;
-  trade: TradeRow;
-  orderPublicId: string;
-  symbol: string;
-}
+/** How long a read of the projected tables waits for the changes acknowledged before it. */
+const READ_BARRIER_MS = 2_000;
+/** Journal entries are kept this long once projected: the window a stream can resume in. */
+export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
 
 type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
@@ -95,6 +72,8 @@ export interface OrdersDeps {
   fence: EngineFence;
   /** Called once if a commit finds the fence moved: another process owns trading state now. */
   onFenced(err: unknown): void;
+  /** How long the projector lets entries gather before applying them (0: at once). */
+  projectionDelayMs?: number;
 }
 
 /**
@@ -115,9 +94,35 @@ export function createOrdersService(deps: OrdersDeps) {
   const vipTiers = new Map<bigint, { tier: number; at: number }>();
   const publications = new Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>(deps.events);
 
+  const journal = new Journal(deps.sql, deps.fence);
+  const projector = new Projector(deps.sql, journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0 });
+  const symbolOf = (symbolId: number) => (markets.marketById(symbolId) as Market).symbol;
+
+  /**
+   * A group is acknowledged by its journal append alone; then its private events go out,
+   * numbered from the entry, and the projector brings the read tables up to it.
+   */
+  async function commit(ws: WriteSet): Promise<void> {
+    if (ws.isEmpty) return;
+    const seq = await journal.append(ws);
+    projector.enqueue({ seq, ws });
+    const { orders, fills } = entryEvents(seq, ws, symbolOf);
+    for (const e of orders) publications.publish(`${deps.topicPrefix}orders:${e.accountPublicId}`, e);
+    for (const e of fills) publications.publish(`${deps.topicPrefix}fills:${e.accountPublicId}`, e);
+  }
+
+  /** Reads of the projected tables start once they reflect every acknowledged change. */
+  const readable = () => projector.reached(journal.lastSeq, READ_BARRIER_MS);
+
+  /** Brings the read tables up to the end of the journal: memory is rebuilt from them. */
+  async function syncFromJournal(): Promise<void> {
+    await journal.open(await projector.open());
+    await projector.catchUp();
+  }
+
   let fenced = false;
   const sequencer = new Sequencer(
-    (ws) => persistWriteSet(deps.sql, ws, deps.fence),
+    commit,
     async (err) => {
       // Fenced off for good: rebuilding would only read what the new owner writes. The
       // sequencer keeps refusing work while this throws.
@@ -136,6 +141,12 @@ export function createOrdersService(deps: OrdersDeps) {
     },
   );
 
+  /**
+   * A job's time, read inside the job: jobs then carry times in the order they were
+   * applied, so ledger legs listed by time chain their balances.
+   */
+  const jobTime = () => ({ now: clock.now(), nowNs: clock.nowNs() });
+
   const tradingRef = (accountId: bigint, assetId: number): BalanceRef => ({ accountId, ledgerAccount: 'TRADING', assetId });
 
   /**
@@ -144,6 +155,7 @@ export function createOrdersService(deps: OrdersDeps) {
    * and book snapshots until the swap.
    */
   async function rebuild(): Promise<void> {
+    await syncFromJournal();
     const nextOrderIds = await MonotonicIds.after(db, 'Order');
     const nextTransferIds = await MonotonicIds.after(db, 'LedgerTransfer');
     const nextEngines = new Map<number, OrderBook>();
@@ -230,12 +242,6 @@ export function createOrdersService(deps: OrdersDeps) {
     return ids.flatMap((id) => [tradingRef(id, market.base.unifiedAssetId), tradingRef(id, market.quote.unifiedAssetId)]);
   }
 
-  function publishOrder(ws: WriteSet, row: OrderRow & { accountPublicId: string }, symbol: string) {
-    const snapshot = { ...row };
-    sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}orders:${row.accountPublicId}`, { accountPublicId: row.accountPublicId, order: snapshot, symbol }));
-    ws.order(row);
-  }
-
   /**
    * Applies engine events to order rows, balances and the write set (inside a job).
    * `userCancel` is recorded as the close reason of orders the caller's request canceled.
@@ -304,7 +310,8 @@ export function createOrdersService(deps: OrdersDeps) {
         row.heldE18 = 0n;
       }
       row.version += 1;
-      publishOrder(ws, row, market.symbol);
+      // The new version is committed with the group, then streamed from its journal entry.
+      ws.order(row);
       if (!row.isOpen) open.delete(id);
     }
     if (changed.size > 0) {
@@ -432,8 +439,6 @@ export function createOrdersService(deps: OrdersDeps) {
         transferId,
       };
       ws.trades.push(trade);
-      const fill: FillPayload = { accountPublicId: o.accountPublicId, trade, orderPublicId: o.publicId, symbol: market.symbol };
-      sequencer.onCommit(() => publications.publish(`${deps.topicPrefix}fills:${o.accountPublicId}`, fill));
     }
   }
 
@@ -482,8 +487,8 @@ export function createOrdersService(deps: OrdersDeps) {
     }
     let load = clientIdLoads.get(accountId);
     if (!load) {
-      load = db.clientOrderIdReservation
-        .findMany({ where: { accountId, expiresAt: { gt: clock.now() } }, select: { clientOrderId: true, expiresAt: true } })
+      load = readable()
+        .then(() => db.clientOrderIdReservation.findMany({ where: { accountId, expiresAt: { gt: clock.now() } }, select: { clientOrderId: true, expiresAt: true } }))
         .then((rows) => {
           if (!clientIds.has(accountId)) {
             clientIds.set(accountId, { ids: new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])), usedAt: clock.now().getTime() });
@@ -653,12 +658,36 @@ export function createOrdersService(deps: OrdersDeps) {
     /** Ledger transfer ids, shared with the ledger service (same sequencer, same table). */
     transferIds: () => transferIds,
 
-    /** The caller's order updates or fills, published after commit (GraphQL subscriptions). */
-    async subscribe(caller: Caller, stream: 'orders' | 'fills', subaccountId: string | undefined) {
+    /**
+     * The caller's order versions or fills, published after commit (GraphQL subscriptions).
+     * With `after` (an event's sequence), every later event the journal holds comes first.
+     */
+    async subscribe(caller: Caller, stream: 'orders' | 'fills', subaccountId: string | undefined, after?: bigint) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, subaccountId);
-      return publications.subscribe(`${deps.topicPrefix}${stream}:${account.publicId}`);
+      const live = publications.subscribe(`${deps.topicPrefix}${stream}:${account.publicId}`) as AsyncIterableIterator<OrderEventPayload & FillPayload>;
+      if (after === undefined) return live;
+      return resumeAfter(live, after, {
+        lastEntry: () => journal.lastSeq,
+        firstEntry: () => journal.firstSeq(),
+        events: async (from, through) => {
+          const out: (OrderEventPayload | FillPayload)[] = [];
+          for (let cursor = from; cursor < through; ) {
+            const entries = await journal.read(cursor, through, 500);
+            if (entries.length === 0) break;
+            for (const { seq, ws } of entries) {
+              const events = entryEvents(seq, ws, symbolOf)[stream];
+              for (const e of events) if (e.accountPublicId === account.publicId) out.push(e);
+            }
+            cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
+          }
+          return out as (OrderEventPayload & FillPayload)[];
+        },
+      });
     },
+
+    /** Resolves once the read tables reflect every change acknowledged so far (tests, shutdown). */
+    projected: () => projector.reached(journal.lastSeq, READ_BARRIER_MS),
 
     /** Restores every book from PostgreSQL (start-up). */
     start: rebuild,
@@ -668,10 +697,8 @@ export function createOrdersService(deps: OrdersDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       await deps.limiter.admit('trading.place', { caller, account });
       const market = marketOf(input.order.symbol);
-      const now = clock.now();
-      const nowNs = clock.nowNs();
-      const v = validateNewOrder(input, market, nowNs);
-      return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => placeInJob(ws, { account, market, v, input, now, nowNs }));
+      const v = validateNewOrder(input, market, clock.nowNs());
+      return sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => placeInJob(ws, { account, market, v, input, ...jobTime() }));
     },
 
     /**
@@ -687,11 +714,10 @@ export function createOrdersService(deps: OrdersDeps) {
       const market = marketOf(input.order.symbol);
       if (market.symbolId !== old.symbolId) throw invalidArgument('order.symbol', 'must be the replaced order’s symbol', 'same-as-replaced');
       if (input.order.side !== old.side) throw invalidArgument('order.side', 'must be the replaced order’s side', 'same-as-replaced');
-      const now = clock.now();
-      const nowNs = clock.nowNs();
-      const v = validateNewOrder({ order: input.order }, market, nowNs);
+      const v = validateNewOrder({ order: input.order }, market, clock.nowNs());
       if (v.variant === 'marketIoc') throw invalidArgument('order.marketIoc', 'a replacement is a limit order', 'limit-only');
       const outcome = await sequencer.submitAfter(prepareOrder(account, market, input.order.clientOrderId), (ws) => {
+        const { now, nowNs } = jobTime();
         const live = open.get(old.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         if (expireIfDue(ws, market, live, nowNs, now)) return { refused: orderNotFound('the order expired') };
@@ -707,7 +733,7 @@ export function createOrdersService(deps: OrdersDeps) {
         const removed = engineOf(market).cancel(old.id);
         balances.release(ws, ref, live.heldE18);
         Object.assign(live, { heldE18: 0n, leavesQty: 0n, isOpen: false, status: 'REPLACED', closeReason: 'REPLACED', terminalAt: now, version: live.version + 1 });
-        publishOrder(ws, live, market.symbol);
+        ws.order(live);
         open.delete(live.id);
         // The old order leaves its level: the book's totals and delta stream follow.
         applyEvents(ws, market, removed, nowNs, now, new Set());
@@ -748,9 +774,8 @@ export function createOrdersService(deps: OrdersDeps) {
         if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
       }
       const engine = engineOf(market);
-      const now = clock.now();
-      const nowNs = clock.nowNs();
       const outcome = await sequencer.submitAfter(prepareOrder(account, market), (ws) => {
+        const { now, nowNs } = jobTime();
         const live = open.get(row.id);
         if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
         // newQty is the lineage's new total, as origQty is: what it fills across generations.
@@ -824,6 +849,7 @@ export function createOrdersService(deps: OrdersDeps) {
           : {}),
       };
       const withRisk = input.includeAttachedRisk === true || input.includeAttachedRiskState === true;
+      await readable();
       const rows = await db.order.findMany({
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -856,6 +882,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const binding = { operation: 'listTrades', caller: caller.rootPublicId, filters };
       const cursor = pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding);
       let orderDbId: bigint | undefined;
+      await readable();
       if (input.orderId !== undefined) {
         const o = await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id }, select: { id: true } });
         if (!o) return { trades: [], transfers: [], nextPageToken: '' };
@@ -1021,6 +1048,7 @@ export function createOrdersService(deps: OrdersDeps) {
     async recentTrades(symbol: string, limit: number | undefined) {
       const market = marketOf(symbol, 'symbol');
       const take = pageLimit(limit, 500);
+      await readable();
       const rows = await db.trade.findMany({
         where: { symbolId: market.symbolId, isMaker: false },
         orderBy: { matchId: 'desc' },
@@ -1044,18 +1072,21 @@ export function createOrdersService(deps: OrdersDeps) {
         else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
       }
       await db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
+      await journal.prune(new Date(nowMs - JOURNAL_RETENTION_MS), projector.watermark);
     },
 
     /** Expires resting GTD orders whose time has come (run on a timer). */
     async expireDue() {
-      const now = clock.now();
-      const nowNs = clock.nowNs();
+      const dueNs = clock.nowNs();
       for (const market of markets.markets) {
-        const accounts = [...open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= nowNs).map((o) => o.accountId);
+        const accounts = [...open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= dueNs).map((o) => o.accountId);
         if (accounts.length === 0) continue;
         await sequencer.submitAfter(
           () => balances.load(refsFor(accounts, market)),
-          (ws) => applyEvents(ws, market, engineOf(market).expireDue(nowNs), nowNs, now, new Set()),
+          (ws) => {
+            const { now, nowNs } = jobTime();
+            applyEvents(ws, market, engineOf(market).expireDue(nowNs), nowNs, now, new Set());
+          },
         );
       }
     },
@@ -1081,10 +1112,9 @@ export function createOrdersService(deps: OrdersDeps) {
 
   /** Cancels every open order of `accountId` in scope, in every market at once: one job, so all of it commits or none. */
   async function cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, why: UserCancel) {
-    const now = clock.now();
-    const nowNs = clock.nowNs();
     const targets = only ? [only] : markets.markets;
-    const canceled = await sequencer.submitAfter(() => balances.load(targets.flatMap((market) => refsFor([accountId], market))), (ws) => {
+    return sequencer.submitAfter(() => balances.load(targets.flatMap((market) => refsFor([accountId], market))), (ws) => {
+      const { now, nowNs } = jobTime();
       let count = 0;
       for (const market of targets) {
         const engine = engineOf(market);
@@ -1094,18 +1124,16 @@ export function createOrdersService(deps: OrdersDeps) {
         applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
         count += ids.length;
       }
-      return count;
+      return { canceledCount: count, ts: now, tsNs: nowNs };
     });
-    return { canceledCount: canceled, ts: now, tsNs: nowNs };
   }
 
   async function cancelOne(account: AccountRef, input: { orderId?: string; clientOrderId?: string }, fieldPath: string, ids: Ids = 'one', hinted?: Market) {
     const row = await findOwnOrder(account, input, fieldPath, ids);
     if (hinted && hinted.symbolId !== row.symbolId) throw orderNotFound(`no such order in ${hinted.symbol}`);
     const market = markets.marketById(row.symbolId) as Market;
-    const now = clock.now();
-    const nowNs = clock.nowNs();
     const outcome = await sequencer.submitAfter(() => balances.load(refsFor([account.id], market)), (ws) => {
+      const { now, nowNs } = jobTime();
       const live = open.get(row.id);
       if (!live) throw orderNotFound('the order is no longer open');
       // An order past its expiry ends EXPIRED, as if the sweep had come first.
@@ -1139,6 +1167,7 @@ export function createOrdersService(deps: OrdersDeps) {
       const rule = ids === 'one' ? 'give exactly one of orderId and clientOrderId' : 'give orderId, clientOrderId or both';
       throw invalidArgument(prefix ? `${prefix}.orderId` : 'orderId', rule, 'one-of');
     }
+    await readable();
     const row =
       input.orderId !== undefined
         ? await db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id, ...(both ? { clientOrderId: input.clientOrderId as string } : {}) } })

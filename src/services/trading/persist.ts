@@ -1,9 +1,9 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
 
-type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
+export type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
-type Columns<R> = [keyof R & string, SqlType][];
+export type Columns<R> = [keyof R & string, SqlType][];
 
 const ESCAPED = /[\\"]/g;
 
@@ -58,11 +58,14 @@ function unnest<R>(params: Params, columns: Columns<R>, rows: R[], alias: string
   return `unnest(${cols}) AS ${alias}(${names(columns)})`;
 }
 
+/** Only when the statement's first part, the watermark step, returned its row. */
+const GUARD = 'EXISTS (SELECT 1 FROM w0)';
+
 function insert<R>(params: Params, table: string, columns: Columns<R>, rows: R[]): string {
-  return `INSERT INTO "${table}" (${names(columns)}) SELECT * FROM ${unnest(params, columns, rows, 't')}`;
+  return `INSERT INTO "${table}" (${names(columns)}) SELECT * FROM ${unnest(params, columns, rows, 't')} WHERE ${GUARD}`;
 }
 
-const ORDER_COLUMNS: Columns<OrderRow> = [
+export const ORDER_COLUMNS: Columns<OrderRow> = [
   ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['symbolId', 'int'], ['clientOrderId', 'text'],
   ['side', '"Side"'], ['orderType', '"OrderType"'], ['tif', '"TimeInForce"'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'],
   ['closeReason', '"OrderCloseReason"'], ['price', 'bigint'], ['origQty', 'bigint'], ['cumQty', 'bigint'], ['leavesQty', 'bigint'],
@@ -80,13 +83,13 @@ const ORDER_CHANGE_COLUMNS: Columns<OrderRow> = [
   ['version', 'int'], ['terminalAt', 'timestamptz'], ['prioritySeq', 'bigint'],
 ];
 
-const RISK_LEG_COLUMNS: Columns<RiskLegRow> = [
+export const RISK_LEG_COLUMNS: Columns<RiskLegRow> = [
   ['orderId', 'bigint'], ['kind', '"AttachedRiskLegKind"'], ['triggerPrice', 'bigint'], ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'],
   ['childPostOnly', 'boolean'], ['activationPrice', 'bigint'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
   ['trailingDistanceTicks', 'bigint'], ['trailingDistanceBps', 'int'], ['status', '"AttachedRiskLegStatus"'],
 ];
 
-const TRANSFER_COLUMNS: Columns<TransferRow> = [
+export const TRANSFER_COLUMNS: Columns<TransferRow> = [
   ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'],
 ];
 
@@ -119,43 +122,50 @@ const LEG_COLUMNS: Columns<LegInsert> = [
   ['matchId', 'bigint'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'], ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
 ];
 
-const TRADE_COLUMNS: Columns<TradeRow> = [
+export const TRADE_COLUMNS: Columns<TradeRow> = [
   ['symbolId', 'int'], ['matchId', 'bigint'], ['orderId', 'bigint'], ['accountId', 'bigint'], ['lineageId', 'text'], ['generation', 'int'],
   ['side', '"Side"'], ['price', 'bigint'], ['qty', 'bigint'], ['isMaker', 'boolean'], ['fee', 'numeric'], ['feeAsset', '"FeeAsset"'],
   ['feeIsRebate', 'boolean'], ['executedAt', 'timestamptz'], ['executedAtTsNs', 'bigint'], ['transferId', 'bigint'],
 ];
 
-const BALANCE_COLUMNS: Columns<BalanceDelta> = [
+export const BALANCE_COLUMNS: Columns<BalanceDelta> = [
   ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['available', 'numeric'], ['held', 'numeric'],
 ];
 
 type SequenceRow = { symbolId: number; lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint };
-const SEQUENCE_COLUMNS: Columns<SequenceRow> = [['symbolId', 'int'], ['lastMatchId', 'bigint'], ['lastPrioritySeq', 'bigint'], ['lastBookSeq', 'bigint']];
+export const SEQUENCE_COLUMNS: Columns<SequenceRow> = [['symbolId', 'int'], ['lastMatchId', 'bigint'], ['lastPrioritySeq', 'bigint'], ['lastBookSeq', 'bigint']];
 
 type Reservation = WriteSet['clientOrderIds'][number];
-const RESERVATION_COLUMNS: Columns<Reservation> = [
+export const RESERVATION_COLUMNS: Columns<Reservation> = [
   ['accountId', 'bigint'], ['clientOrderId', 'text'], ['orderId', 'bigint'], ['createdAt', 'timestamptz'], ['expiresAt', 'timestamptz'],
 ];
 
+/** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
+export interface WatermarkStep {
+  name: string;
+  from: bigint;
+  to: bigint;
+}
+
 /**
- * The batch as one SQL statement of data-modifying CTEs: one round trip, and atomic
- * without BEGIN/COMMIT (a statement commits whole or not at all). Every part sees the
+ * The projection of journal entries `step.from + 1 .. step.to` as one SQL statement of
+ * data-modifying CTEs: one round trip, and atomic without BEGIN/COMMIT. Its first part
+ * moves the watermark, and every other part applies only if that part found the watermark
+ * where the entries begin, so applying entries again changes nothing. Every part sees the
  * same snapshot, which is sound because the write set never touches a row twice: an
  * order new in the batch is inserted with its final state, never also updated, and
- * balance deltas are summed per key. Foreign keys are checked at the end of the
- * statement, so a fill may reference an order inserted by a sibling part.
+ * balance deltas are summed per key.
  */
-export function writeSetStatement(ws: WriteSet, fence: EngineFence): { text: string; values: string[] } {
+export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: string; values: string[] } {
   const p = new Params();
-  // First, so the row lock that orders this commit against an epoch bump is taken early.
-  p.values.push(fence.name, fence.epoch.toString());
-  const parts: string[] = [`UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING 1`];
+  p.values.push(step.name, step.to.toString(), step.from.toString());
+  const parts: string[] = [`UPDATE "ProjectionWatermark" SET seq = $2::bigint WHERE name = $1 AND seq = $3::bigint RETURNING 1`];
   if (ws.newOrders.size > 0) parts.push(insert(p, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]));
   if (ws.riskLegs.length > 0) parts.push(insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs));
   if (ws.changedOrders.size > 0) {
     const set = ORDER_CHANGE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
     parts.push(`UPDATE "Order" AS o SET ${set.join(', ')}, "updatedAt" = now()
-      FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u')} WHERE o.id = u.id`);
+      FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u')} WHERE o.id = u.id AND ${GUARD}`);
   }
   if (ws.transfers.length > 0) {
     parts.push(insert(p, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers));
@@ -168,7 +178,7 @@ export function writeSetStatement(ws: WriteSet, fence: EngineFence): { text: str
     // Sorted keys give every statement the same row-lock order.
     const deltas = [...ws.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
     parts.push(`INSERT INTO "Balance" ("accountId", "ledgerAccount", "assetId", available, held, version, "updatedAt")
-      SELECT "accountId", "ledgerAccount", "assetId", available, held, 1, now() FROM ${unnest(p, BALANCE_COLUMNS, deltas, 'b')}
+      SELECT "accountId", "ledgerAccount", "assetId", available, held, 1, now() FROM ${unnest(p, BALANCE_COLUMNS, deltas, 'b')} WHERE ${GUARD}
       ON CONFLICT ("accountId", "ledgerAccount", "assetId") DO UPDATE SET
         available = "Balance".available + EXCLUDED.available, held = "Balance".held + EXCLUDED.held,
         version = "Balance".version + 1, "updatedAt" = now()`);
@@ -176,18 +186,44 @@ export function writeSetStatement(ws: WriteSet, fence: EngineFence): { text: str
   if (ws.sequences.size > 0) {
     const rows = [...ws.sequences].map(([symbolId, s]) => ({ symbolId, ...s }));
     parts.push(`UPDATE "MarketSequence" AS m SET "lastMatchId" = s."lastMatchId", "lastPrioritySeq" = s."lastPrioritySeq", "lastBookSeq" = s."lastBookSeq"
-      FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's')} WHERE m."symbolId" = s."symbolId"`);
+      FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's')} WHERE m."symbolId" = s."symbolId" AND ${GUARD}`);
   }
   if (ws.clientOrderIds.length > 0) {
     parts.push(`INSERT INTO "ClientOrderIdReservation" ("accountId", "clientOrderId", "orderId", "createdAt", "expiresAt")
-      SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds, 'c')}
+      SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds, 'c')} WHERE ${GUARD}
       ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
         "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
   }
-  // A statement fails whole: if the fence moved, nothing of it is stored.
   const text = `WITH ${parts.map((sql, i) => `w${i} AS (${sql})`).join(',\n')}
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM w0) THEN 1 ELSE "engine_fence_lost"($1, $2::bigint) END`;
+    SELECT EXISTS (SELECT 1 FROM w0) AS applied`;
   return { text, values: p.values };
+}
+
+/**
+ * Applies one batch of journal entries to the read tables: all of it or none of it.
+ * False when the watermark was not at `step.from` (the entries were applied already, or
+ * others are missing before them): then nothing changed.
+ */
+export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: WatermarkStep): Promise<boolean> {
+  const { text, values } = writeSetStatement(ws, step);
+  // A batch's text depends only on which parts it has, so a few texts cover every batch,
+  // and parsing and planning this many CTEs costs PostgreSQL more than a small batch's rows.
+  const [row] = await sql.query<{ applied: boolean }>(text, values, { prepare: true });
+  return row?.applied === true;
+}
+
+/**
+ * Appends one journal entry, the acknowledgement of its group: stored whole or not at all,
+ * and only while `fence` is still the current owner's (else it raises EF001).
+ */
+export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, fence: EngineFence): Promise<void> {
+  await sql.query(
+    `WITH f AS (UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING 1),
+      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 WHERE EXISTS (SELECT 1 FROM f) RETURNING 1)
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 1 ELSE "engine_fence_lost"($1, $2::bigint) END`,
+    [fence.name, fence.epoch.toString(), seq.toString(), payload],
+    { prepare: true },
+  );
 }
 
 /** The fence a writer took with its lock: the row's name and the epoch it set. */
@@ -212,13 +248,4 @@ export async function advanceEngineFence(sql: SqlQueryable, name: string): Promi
     [name],
   );
   return { name, epoch: BigInt((row as { epoch: string }).epoch) };
-}
-
-/** Writes one batch: all of it becomes durable, or none of it (also when fenced off). */
-export async function persistWriteSet(sql: SqlQueryable, ws: WriteSet, fence: EngineFence): Promise<void> {
-  if (ws.isEmpty) return;
-  const { text, values } = writeSetStatement(ws, fence);
-  // A group's text depends only on which parts it has, so a few texts cover every commit,
-  // and parsing and planning this many CTEs costs PostgreSQL more than a small group's rows.
-  await sql.query(text, values, { prepare: true });
 }

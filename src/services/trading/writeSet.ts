@@ -111,20 +111,38 @@ export interface BalanceDelta {
   held: bigint;
 }
 
+/** One published state of an order: a snapshot, never the live row the engine keeps changing. */
+export type OrderVersion = OrderRow & { accountPublicId: string };
+
+export type ClientOrderIdRow = { accountId: bigint; clientOrderId: string; orderId: bigint; createdAt: Date; expiresAt: Date };
+
 export class WriteSet {
-  readonly newOrders = new Map<bigint, OrderRow>();
-  readonly changedOrders = new Map<bigint, OrderRow>();
+  /** Every order version of the group, in the order they happened: the stream events. */
+  readonly versions: OrderVersion[] = [];
+  /** The latest version of each order the group inserts, and of each it changes. */
+  readonly newOrders = new Map<bigint, OrderVersion>();
+  readonly changedOrders = new Map<bigint, OrderVersion>();
   readonly trades: TradeRow[] = [];
   readonly riskLegs: RiskLegRow[] = [];
   readonly transfers: TransferRow[] = [];
   readonly balances = new Map<string, BalanceDelta>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();
-  readonly clientOrderIds: { accountId: bigint; clientOrderId: string; orderId: bigint; createdAt: Date; expiresAt: Date }[] = [];
+  readonly clientOrderIds: ClientOrderIdRow[] = [];
 
-  /** Records an order's latest state (inserted if new in this batch, else updated). */
-  order(row: OrderRow): void {
-    if (this.newOrders.has(row.id)) this.newOrders.set(row.id, row);
-    else this.changedOrders.set(row.id, row);
+  /** Records a new version of an order: a snapshot of `row` as it is now. */
+  order(row: OrderVersion, isNew = false): void {
+    const version = { ...row };
+    this.versions.push(version);
+    this.keep(version, isNew);
+  }
+
+  private keep(version: OrderVersion, isNew: boolean): void {
+    if (isNew || this.newOrders.has(version.id)) {
+      this.newOrders.set(version.id, version);
+      this.changedOrders.delete(version.id);
+    } else {
+      this.changedOrders.set(version.id, version);
+    }
   }
 
   balance(accountId: bigint, ledgerAccount: LedgerAccount, assetId: number, available: bigint, held: bigint): void {
@@ -138,13 +156,36 @@ export class WriteSet {
     }
   }
 
+  /**
+   * Folds a later group into this one, so that several journal entries are projected by
+   * one statement that still touches each row once: an order keeps its latest version,
+   * balance deltas add up, a reused client order id keeps its latest reservation.
+   */
+  absorb(later: WriteSet): void {
+    for (const v of later.versions) this.versions.push(v);
+    for (const v of later.newOrders.values()) this.keep(v, true);
+    for (const v of later.changedOrders.values()) this.keep(v, false);
+    for (const t of later.trades) this.trades.push(t);
+    for (const r of later.riskLegs) this.riskLegs.push(r);
+    for (const t of later.transfers) this.transfers.push(t);
+    for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);
+    for (const [symbolId, s] of later.sequences) this.sequences.set(symbolId, s);
+    for (const c of later.clientOrderIds) {
+      const i = this.clientOrderIds.findIndex((x) => x.accountId === c.accountId && x.clientOrderId === c.clientOrderId);
+      if (i >= 0) this.clientOrderIds.splice(i, 1);
+      this.clientOrderIds.push(c);
+    }
+  }
+
   get isEmpty(): boolean {
     return (
       this.newOrders.size === 0 &&
       this.changedOrders.size === 0 &&
       this.trades.length === 0 &&
       this.transfers.length === 0 &&
-      this.balances.size === 0
+      this.balances.size === 0 &&
+      this.sequences.size === 0 &&
+      this.clientOrderIds.length === 0
     );
   }
 }

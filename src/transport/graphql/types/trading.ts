@@ -2,7 +2,8 @@ import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
 import type { CreateOrderInput as CreateOrderInputShape } from '../../../services/trading/orderInput.ts';
-import type { BookDeltaPayload, FillPayload, OrderEventPayload, OrdersService, PublicTradePayload } from '../../../services/trading/orders.ts';
+import type { OrdersService } from '../../../services/trading/orders.ts';
+import type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/streams.ts';
 import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, type OrderLike } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -13,8 +14,12 @@ import { ViewerRef } from './viewer.ts';
  * a trading UI needs to tell a self-trade-prevention or slippage cancel from its own.
  */
 const orderOf = (o: OrderLike, market: Market) => ({ ...orderView(o, market), closeReason: o.closeReason });
-type OrderShape = ReturnType<typeof orderOf>;
-type FillShape = ReturnType<typeof tradeView>;
+/** `sequence` is set on stream events only: where the event stands in the journal. */
+type OrderShape = ReturnType<typeof orderOf> & { sequence?: bigint };
+type FillShape = ReturnType<typeof tradeView> & { sequence?: bigint };
+
+const SEQUENCE_DESCRIPTION =
+  'Set on subscription events only: the event’s position in the trading journal, unique and increasing in commit order. Resubscribe with `after:` set to the last one received to get every later event exactly once';
 
 const Lineage = builder.objectRef<{ generation: number; id: string }>('Lineage').implement({
   fields: (t) => ({ generation: t.exposeInt('generation'), id: t.exposeString('id') }),
@@ -49,6 +54,7 @@ const Order = builder.objectRef<OrderShape>('Order').implement({
       description: 'Why the order ended (USER_CANCELED, CANCEL_ALL, DEAD_MAN_SWITCH, IOC_REMAINDER, SELF_TRADE_PREVENTION, SLIPPAGE_LIMIT, QUOTE_DEBIT_LIMIT, NO_LIQUIDITY, GTD_EXPIRED, REPLACED); null while it works and when FILLED',
       resolve: (o) => o.closeReason,
     }),
+    sequence: t.field({ type: 'Int64', nullable: true, description: SEQUENCE_DESCRIPTION, resolve: (o) => o.sequence ?? null }),
   }),
 });
 
@@ -67,6 +73,7 @@ const Fill = builder.objectRef<FillShape>('Fill').implement({
     feeAsset: t.exposeString('feeAsset'),
     feeIsRebate: t.exposeBoolean('feeIsRebate'),
     executedAt: t.exposeString('executedAt'),
+    sequence: t.field({ type: 'Int64', nullable: true, description: SEQUENCE_DESCRIPTION, resolve: (f) => f.sequence ?? null }),
   }),
 });
 
@@ -338,21 +345,21 @@ builder.subscriptionFields((t) => ({
   orderUpdates: t.field({
     type: Order,
     description: 'Every state change of the caller’s orders, after it is durable, each with its version',
-    args: { subaccountId: t.arg.string() },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined),
+    args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined),
     resolve: (payload, _args, ctx) => {
       const p = payload as OrderEventPayload;
-      return orderOf(p.order, ctx.services.markets.market(p.symbol) as Market);
+      return { ...orderOf(p.order, ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
     },
   }),
   fills: t.field({
     type: Fill,
     description: 'The caller’s fills, after they are durable',
-    args: { subaccountId: t.arg.string() },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined),
+    args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
+    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined),
     resolve: (payload, _args, ctx) => {
       const p = payload as FillPayload;
-      return tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId);
+      return { ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence };
     },
   }),
 }));

@@ -1,0 +1,168 @@
+import type { SqlQueryable } from '../../infra/migrations.ts';
+import {
+  appendJournal,
+  BALANCE_COLUMNS,
+  ORDER_COLUMNS,
+  RESERVATION_COLUMNS,
+  RISK_LEG_COLUMNS,
+  SEQUENCE_COLUMNS,
+  TRADE_COLUMNS,
+  TRANSFER_COLUMNS,
+  type Columns,
+  type EngineFence,
+  type SqlType,
+} from './persist.ts';
+import { WriteSet, type LegRow, type OrderVersion, type TransferRow } from './writeSet.ts';
+
+/**
+ * The trading journal (docs/scaling.md): each committed group of the engine's work is one
+ * row with a gap-free sequence number, and appending that row is the acknowledgement.
+ * Everything else (the read tables, the private event streams, recovery) is derived from
+ * these rows.
+ *
+ * An entry is the group's write set, row by row as arrays of values in the column order
+ * the projection writes them (the same column lists), so one list says both what is
+ * stored and how it is read back: bigints as decimal strings, times as epoch
+ * milliseconds.
+ */
+
+const VERSION_COLUMNS: Columns<OrderVersion> = [...(ORDER_COLUMNS as Columns<OrderVersion>), ['accountPublicId', 'text']];
+
+const LEG_ROW_COLUMNS: Columns<LegRow> = [
+  ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'], ['isDebit', 'boolean'],
+  ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'],
+  ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
+];
+
+type Wire = string | number | boolean | null;
+
+function encodeRow<R>(columns: Columns<R>, row: R): Wire[] {
+  const out: Wire[] = new Array(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const v = row[(columns[i] as [keyof R, SqlType])[0]] as unknown;
+    out[i] = v === null || v === undefined ? null : typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.getTime() : (v as Wire);
+  }
+  return out;
+}
+
+function decodeRow<R>(columns: Columns<R>, values: Wire[]): R {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) {
+    const [name, type] = columns[i] as [string, SqlType];
+    const v = values[i] ?? null;
+    row[name] = v === null ? null : type === 'bigint' || type === 'numeric' ? BigInt(v as string) : type === 'timestamptz' ? new Date(v as number) : v;
+  }
+  return row as R;
+}
+
+interface EntryWire {
+  v: Wire[][];
+  n: string[];
+  t: Wire[][];
+  r: Wire[][];
+  x: [Wire[], Wire[][]][];
+  b: Wire[][];
+  s: Wire[][];
+  c: Wire[][];
+}
+
+export function encodeEntry(ws: WriteSet): string {
+  const wire: EntryWire = {
+    v: ws.versions.map((v) => encodeRow(VERSION_COLUMNS, v)),
+    n: [...ws.newOrders.keys()].map(String),
+    t: ws.trades.map((t) => encodeRow(TRADE_COLUMNS, t)),
+    r: ws.riskLegs.map((r) => encodeRow(RISK_LEG_COLUMNS, r)),
+    x: ws.transfers.map((t) => [encodeRow(TRANSFER_COLUMNS, t), t.legs.map((l) => encodeRow(LEG_ROW_COLUMNS, l))]),
+    b: [...ws.balances.values()].map((b) => encodeRow(BALANCE_COLUMNS, b)),
+    s: [...ws.sequences].map(([symbolId, s]) => encodeRow(SEQUENCE_COLUMNS, { symbolId, ...s })),
+    c: ws.clientOrderIds.map((c) => encodeRow(RESERVATION_COLUMNS, c)),
+  };
+  return JSON.stringify(wire);
+}
+
+export function decodeEntry(payload: string): WriteSet {
+  const wire = JSON.parse(payload) as EntryWire;
+  const ws = new WriteSet();
+  const inserted = new Set(wire.n);
+  // A new order is inserted with its last version; every other order is updated to it.
+  for (const values of wire.v) {
+    const version = decodeRow(VERSION_COLUMNS, values);
+    ws.versions.push(version);
+    if (inserted.has(version.id.toString())) ws.newOrders.set(version.id, version);
+    else ws.changedOrders.set(version.id, version);
+  }
+  for (const values of wire.t) ws.trades.push(decodeRow(TRADE_COLUMNS, values));
+  for (const values of wire.r) ws.riskLegs.push(decodeRow(RISK_LEG_COLUMNS, values));
+  for (const [transfer, legs] of wire.x) {
+    ws.transfers.push({ ...decodeRow<Omit<TransferRow, 'legs'>>(TRANSFER_COLUMNS as Columns<Omit<TransferRow, 'legs'>>, transfer), legs: legs.map((l) => decodeRow(LEG_ROW_COLUMNS, l)) });
+  }
+  for (const values of wire.b) {
+    const b = decodeRow(BALANCE_COLUMNS, values);
+    ws.balance(b.accountId, b.ledgerAccount, b.assetId, b.available, b.held);
+  }
+  for (const values of wire.s) {
+    const { symbolId, ...s } = decodeRow(SEQUENCE_COLUMNS, values);
+    ws.sequences.set(symbolId, s);
+  }
+  for (const values of wire.c) ws.clientOrderIds.push(decodeRow(RESERVATION_COLUMNS, values));
+  return ws;
+}
+
+export interface JournalEntry {
+  seq: bigint;
+  ws: WriteSet;
+}
+
+/** The journal's table, for its one writer (appends) and for readers of its history. */
+export class Journal {
+  private last = 0n;
+
+  constructor(
+    private readonly sql: SqlQueryable,
+    private readonly fence: EngineFence,
+  ) {}
+
+  /** The sequence of the last entry known to be durable. */
+  get lastSeq(): bigint {
+    return this.last;
+  }
+
+  /**
+   * Reads where the journal ends. Run before appending, and again after a failed append:
+   * an append whose answer was lost may have been stored.
+   */
+  async open(projected: bigint): Promise<void> {
+    const [row] = await this.sql.query<{ seq: string | null }>(`SELECT max(seq)::text AS seq FROM "TradingJournal"`);
+    const stored = row?.seq ? BigInt(row.seq) : 0n;
+    // Retention may have removed every entry: numbering goes on past what was projected.
+    this.last = stored > projected ? stored : projected;
+  }
+
+  /** Appends a group's write set as the next entry; resolves with its sequence once durable. */
+  async append(ws: WriteSet): Promise<bigint> {
+    const seq = this.last + 1n;
+    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence);
+    this.last = seq;
+    return seq;
+  }
+
+  /** Entries after `after`, at most through `through`, in order. */
+  async read(after: bigint, through: bigint, limit: number): Promise<JournalEntry[]> {
+    const rows = await this.sql.query<{ seq: string; payload: string }>(
+      `SELECT seq::text AS seq, payload FROM "TradingJournal" WHERE seq > $1::bigint AND seq <= $2::bigint ORDER BY "TradingJournal".seq LIMIT $3`,
+      [after.toString(), through.toString(), limit],
+    );
+    return rows.map((r) => ({ seq: BigInt(r.seq), ws: decodeEntry(r.payload) }));
+  }
+
+  /** The first sequence still kept (0 when the journal is empty). */
+  async firstSeq(): Promise<bigint> {
+    const [row] = await this.sql.query<{ seq: string | null }>(`SELECT min(seq)::text AS seq FROM "TradingJournal"`);
+    return row?.seq ? BigInt(row.seq) : 0n;
+  }
+
+  /** Drops entries committed before `before` that are projected already (retention). */
+  async prune(before: Date, projected: bigint): Promise<void> {
+    await this.sql.query(`DELETE FROM "TradingJournal" WHERE seq <= $1::bigint AND "committedAt" < $2::timestamptz`, [projected.toString(), before.toISOString()]);
+  }
+}

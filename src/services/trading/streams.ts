@@ -1,0 +1,131 @@
+import { Repeater } from '@graphql-yoga/subscription';
+import { invalidArgument } from '../../domain/errors.ts';
+import type { OrderVersion, TradeRow, WriteSet } from './writeSet.ts';
+
+/**
+ * The private trading streams (order versions, fills): their payloads, the sequence that
+ * numbers every event, and resuming a stream after a sequence without a gap or a duplicate.
+ *
+ * An event's sequence is its journal entry's sequence shifted left by EVENT_BITS, plus the
+ * event's index within the entry: unique, increasing in commit order, and derived from the
+ * entry alone, so the live stream and a replay from the journal number events alike.
+ */
+export const EVENT_BITS = 20n;
+const MAX_EVENTS_PER_ENTRY = 1 << Number(EVENT_BITS);
+
+export const entryOf = (sequence: bigint): bigint => sequence >> EVENT_BITS;
+
+export interface OrderEventPayload {
+  accountPublicId: string;
+  order: OrderVersion;
+  symbol: string;
+  sequence: bigint;
+}
+
+export interface FillPayload {
+  accountPublicId: string;
+  trade: TradeRow;
+  orderPublicId: string;
+  symbol: string;
+  sequence: bigint;
+}
+
+/** Changed price levels of one symbol, absolute quantities (0 = level gone), in sequence. */
+export interface BookDeltaPayload {
+  symbol: string;
+  sequence: bigint;
+  bids: { price: bigint; qty: bigint }[];
+  asks: { price: bigint; qty: bigint }[];
+}
+
+export interface PublicTradePayload {
+  symbol: string;
+  matchId: bigint;
+  price: bigint;
+  qty: bigint;
+  takerSide: 'BUY' | 'SELL';
+  executedAt: Date;
+}
+
+/** The private events of one journal entry: its order versions, then its fills. */
+export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { orders: OrderEventPayload[]; fills: FillPayload[] } {
+  if (ws.versions.length + ws.trades.length > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
+  const base = seq << EVENT_BITS;
+  const latest = new Map<bigint, OrderVersion>();
+  const orders = ws.versions.map((order, i) => {
+    latest.set(order.id, order);
+    return { accountPublicId: order.accountPublicId, order, symbol: symbolOf(order.symbolId), sequence: base + BigInt(i) };
+  });
+  const fills = ws.trades.map((trade, i) => {
+    // A fill always changes its order, so the order's version is in the same entry.
+    const order = latest.get(trade.orderId) as OrderVersion;
+    return { accountPublicId: order.accountPublicId, trade, orderPublicId: order.publicId, symbol: symbolOf(trade.symbolId), sequence: base + BigInt(orders.length + i) };
+  });
+  return { orders, fills };
+}
+
+export interface ReplaySource<T> {
+  /** The last entry durable now. */
+  lastEntry(): bigint;
+  /** The first entry the journal still keeps. */
+  firstEntry(): Promise<bigint>;
+  /** This stream's events of entries after `after` through `through`, in order. */
+  events(after: bigint, through: bigint): Promise<T[]>;
+}
+
+/**
+ * `live` preceded by every event after `after` the journal holds, each exactly once and
+ * in order. The live subscription is opened first and may become active only later
+ * (Redis SUBSCRIBE is asynchronous): when its first event comes, the entries between
+ * the replay and that event are read from the journal too, so nothing falls in between;
+ * after that, live events arrive in order and any already replayed are skipped.
+ */
+export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIterableIterator<T>, after: bigint, source: ReplaySource<T>): Promise<AsyncIterableIterator<T>> {
+  if (after < 0n) throw invalidArgument('after', 'must not be negative', 'min');
+  const from = entryOf(after);
+  if (from > source.lastEntry()) throw invalidArgument('after', 'is ahead of the stream', 'max');
+  const first = await source.firstEntry();
+  if (from > 0n && first > from + 1n) {
+    throw invalidArgument('after', 'is older than the journal keeps: read the current state, then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
+  }
+  // Starts the live subscription now, before the replay reads the journal.
+  let next = live.next();
+  return new Repeater<T>(async (push, stop) => {
+    let stopped = false;
+    void stop.then(() => {
+      stopped = true;
+      void live.return?.();
+    });
+    let delivered = after;
+    let checked = from > 0n ? from - 1n : 0n;
+    const deliver = async (events: T[]) => {
+      for (const e of events) {
+        if (e.sequence <= delivered) continue;
+        delivered = e.sequence;
+        await push(e);
+      }
+    };
+    const replay = async (through: bigint) => {
+      if (through <= checked) return;
+      await deliver(await source.events(checked, through));
+      checked = through;
+    };
+    try {
+      await replay(source.lastEntry());
+      let seamClosed = false;
+      while (!stopped) {
+        const r = await next;
+        if (r.done) break;
+        const entry = entryOf(r.value.sequence);
+        if (!seamClosed) {
+          await replay(entry - 1n);
+          seamClosed = true;
+        }
+        await deliver([r.value]);
+        next = live.next();
+      }
+    } finally {
+      stop();
+    }
+  });
+}
