@@ -108,7 +108,7 @@ export function settleFill(input: FillInput): FillSettlement {
     }
     return { fee, rebate, asset, heldDecrease: (isBuyer ? quoteE18 : baseE18) + fromHeld };
   };
-  // Buyer's fee legs before the seller's: the order legs are posted in matters (see debits).
+  // Buyer's fee legs before the seller's: leg order fixes each ledger leg's balance-after.
   const buyerPart = feeFor(buyer, true);
   const sellerPart = feeFor(seller, false);
   const takerBuys = input.takerSide === 'BUY';
