@@ -56,7 +56,7 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('stores awkward client order ids verbatim and settles a fill in full', async () => {
+  it('stores awkward client order ids verbatim and settles a fill in full', { timeout: 90_000 }, async () => {
     const { database, dispose } = await open();
     cleanups.push(dispose);
     const server = await startTestApp({ database });
@@ -87,7 +87,7 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
     expect(sequence.lastMatchId).toBeGreaterThanOrEqual(3n);
   });
 
-  it('fires a dead-man switch promptly (its firing shares the database with the commits it waits for)', async () => {
+  it('fires a dead-man switch promptly (its firing shares the database with the commits it waits for)', { timeout: 90_000 }, async () => {
     const { database, dispose } = await open();
     cleanups.push(dispose);
     const server = await startTestApp({ database });
@@ -103,7 +103,7 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
 });
 
 describe.each(engines)('array-literal encoding on %s', (_name, open) => {
-  it('stores any text verbatim, whatever quotes, backslashes, braces, commas or NULL spellings it holds', async () => {
+  it('stores any text verbatim, whatever quotes, backslashes, braces, commas or NULL spellings it holds', { timeout: 90_000 }, async () => {
     const { database, dispose } = await open();
     try {
       const awkward = fc.constantFrom('"', '\\', ',', '{', '}', ' ', 'NULL', 'null', '\\"', "'");
@@ -159,7 +159,7 @@ describe.each(engines)('projection on %s', (_name, open) => {
 });
 
 describe('the group statement on PostgreSQL', () => {
-  it('is prepared once per connection and run again without being parsed and planned anew', async () => {
+  it('is prepared once per connection and run again without being parsed and planned anew', { timeout: 90_000 }, async () => {
     const database = await testDatabase();
     try {
       const usdc = (await loadMarkets(database.prisma)).asset('USDC')!;

@@ -4,7 +4,7 @@ import type { Caller } from '../../auth/caller.ts';
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { newPublicId } from '../../domain/ids.ts';
 import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
-import { feeOf, parseScaled, toE18 } from '../../domain/money.ts';
+import { parseScaled } from '../../domain/money.ts';
 import type { OrderCloseReason, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
@@ -14,12 +14,13 @@ import type { Market, MarketCatalog } from '../markets.ts';
 import { once } from '../idempotency.ts';
 import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
-import { BalanceBook, type BalanceRef } from './balances.ts';
+import { reReservation, reservationFor as reserve, settleFill, type CreditLeg, type DebitLeg } from '../../domain/settlement/index.ts';
+import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { Journal } from './journal.ts';
 import { isFenceLost, type EngineFence } from './persist.ts';
 import { Projector } from './projector.ts';
-import { entryEvents, entryOf, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
+import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
@@ -32,8 +33,6 @@ const CLIENT_ID_IDLE_MS = 10 * 60_000;
 const VIP_TIER_TTL_MS = 60_000;
 /** More than the book changes two uncommitted groups can make. */
 const BOOK_SEQUENCE_JUMP = 1_000_000n;
-/** Fee reservations carry this much extra (in E18) so per-fill rounding can never overdraw. */
-const FEE_SLACK_E18 = 1_000_000n;
 /** How long a read of the projected tables waits for the changes acknowledged before it. */
 const READ_BARRIER_MS = 2_000;
 /** Journal entries are kept this long once projected: the window a stream can resume in. */
@@ -327,21 +326,6 @@ export function createOrdersService(deps: OrdersDeps) {
     ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n, lastBookSeq: book.sequence });
   }
 
-  /** What a BUY must reserve: the notional at its limit, plus the highest fee when paid in quote. */
-  function buyReservation(market: Market, price: bigint, qty: bigint, feeAsset: 'QUOTE' | 'BASE'): bigint {
-    const notionalE18 = toE18(quoteNotional(price, qty, market.notional), market.quoteQuantityScale);
-    return notionalE18 + (feeAsset === 'QUOTE' ? feeOf(notionalE18, maxFeePpm(market)).fee + FEE_SLACK_E18 : 0n);
-  }
-
-  function maxFeePpm(market: Market): number {
-    return Math.max(feePpm(market, false), feePpm(market, true), 0);
-  }
-
-  function feePpm(market: Market, isMaker: boolean, accountId?: bigint): number {
-    const tier = accountId === undefined ? 0 : (vipTiers.get(accountId)?.tier ?? 0);
-    return (isMaker ? market.makerFeePpm : market.takerFeePpm)[tier] as number;
-  }
-
   /**
    * VIP tiers (the root account's, for subaccounts too) of the accounts a job may charge
    * fees to, loaded before the job and re-read after a minute (operators change tiers).
@@ -365,53 +349,16 @@ export function createOrdersService(deps: OrdersDeps) {
   function settle(ws: WriteSet, market: Market, t: TradeEvent, nowNs: bigint, now: Date) {
     const maker = open.get(t.makerOrderId as bigint) as OrderRow & { accountPublicId: string };
     const taker = open.get(t.takerOrderId as bigint) as OrderRow & { accountPublicId: string };
-    const buyer = t.takerSide === 'BUY' ? taker : maker;
-    const seller = t.takerSide === 'BUY' ? maker : taker;
-    const exact = t.price * t.qty;
-    const before = quoteNotional(1n, buyer.cumNotionalQ9, market.notional);
-    const after = quoteNotional(1n, buyer.cumNotionalQ9 + exact, market.notional);
-    const quoteE18 = toE18(after - before, market.quoteQuantityScale);
-    const baseE18 = toE18(t.qty, market.baseQuantityScale);
-    const quote = market.quote.unifiedAssetId;
-    const base = market.base.unifiedAssetId;
-    const fees = deps.systemAccounts.fees;
+    const party = (o: OrderRow) => ({ accountId: o.accountId, feeAsset: o.feeAsset, vipTier: vipTiers.get(o.accountId)?.tier ?? 0, cumNotionalQ9: o.cumNotionalQ9 });
+    const s = settleFill({ market, feeAccountId: deps.systemAccounts.fees, price: t.price, qty: t.qty, takerSide: t.takerSide, maker: party(maker), taker: party(taker) });
+    const leg = (l: DebitLeg | CreditLeg): LegSpec => ({ ref: tradingRef(l.accountId, l.assetId), amount: l.amount, code: l.code, ...('debitFrom' in l ? { debitFrom: l.debitFrom } : {}) });
     const transferId = transferIds.take();
+    balances.post(ws, { id: transferId, code: 'TRADE', timestampUs: nowNs / 1000n, symbolId: market.symbolId, matchId: t.matchId }, s.debits.map(leg), s.credits.map(leg));
 
-    const debits = [
-      { ref: tradingRef(buyer.accountId, quote), amount: quoteE18, debitFrom: 'held' as const, code: 'TRADE' as const },
-      { ref: tradingRef(seller.accountId, base), amount: baseE18, debitFrom: 'held' as const, code: 'TRADE' as const },
-    ];
-    const credits = [
-      { ref: tradingRef(seller.accountId, quote), amount: quoteE18, code: 'TRADE' as const },
-      { ref: tradingRef(buyer.accountId, base), amount: baseE18, code: 'TRADE' as const },
-    ];
-    const feeRows = new Map<bigint, { fee: bigint; rebate: boolean; asset: 'QUOTE' | 'BASE' }>();
-    for (const o of [buyer, seller]) {
-      const isMaker = o === maker;
-      const asset = o.feeAsset;
-      const gross = asset === 'BASE' ? baseE18 : quoteE18;
-      const { fee, rebate } = feeOf(gross, feePpm(market, isMaker, o.accountId));
-      feeRows.set(o.id, { fee, rebate, asset });
-      if (fee === 0n) continue;
-      const assetId = asset === 'BASE' ? base : quote;
-      if (rebate) {
-        debits.push({ ref: tradingRef(fees, assetId), amount: fee, debitFrom: 'available' as never, code: 'REBATE' as never });
-        credits.push({ ref: tradingRef(o.accountId, assetId), amount: fee, code: 'REBATE' as never });
-      } else {
-        // A buyer paying its fee in quote pays it from its reservation; everyone else from proceeds.
-        const fromHeld = o === buyer && asset === 'QUOTE';
-        debits.push({ ref: tradingRef(o.accountId, assetId), amount: fee, debitFrom: (fromHeld ? 'held' : 'available') as never, code: 'FEE' as never });
-        credits.push({ ref: tradingRef(fees, assetId), amount: fee, code: 'FEE' as never });
-        if (fromHeld) o.heldE18 -= fee;
-      }
-    }
-    balances.post(ws, { id: transferId, code: 'TRADE', timestampUs: nowNs / 1000n, symbolId: market.symbolId, matchId: t.matchId }, debits, credits);
-    buyer.heldE18 -= quoteE18;
-    seller.heldE18 -= baseE18;
-
-    for (const o of [maker, taker]) {
+    for (const [o, part] of [[maker, s.maker], [taker, s.taker]] as const) {
+      o.heldE18 -= part.heldDecrease;
       o.cumQty += t.qty;
-      o.cumNotionalQ9 += exact;
+      o.cumNotionalQ9 += s.notionalQ9;
       o.leavesQty = o === maker ? t.makerRemaining : t.takerRemaining;
       o.status = o.leavesQty === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
       if (o.leavesQty === 0n) {
@@ -419,7 +366,6 @@ export function createOrdersService(deps: OrdersDeps) {
         o.closeReason = null;
         o.terminalAt = now;
       }
-      const f = feeRows.get(o.id) as { fee: bigint; rebate: boolean; asset: 'QUOTE' | 'BASE' };
       const trade: TradeRow = {
         symbolId: market.symbolId,
         matchId: t.matchId,
@@ -431,9 +377,9 @@ export function createOrdersService(deps: OrdersDeps) {
         price: t.price,
         qty: t.qty,
         isMaker: o === maker,
-        fee: f.fee,
-        feeAsset: f.asset,
-        feeIsRebate: f.rebate,
+        fee: part.fee,
+        feeAsset: part.asset,
+        feeIsRebate: part.rebate,
         executedAt: now,
         executedAtTsNs: nowNs,
         transferId,
@@ -517,13 +463,8 @@ export function createOrdersService(deps: OrdersDeps) {
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
   function reservationFor(market: Market, account: AccountRef, v: ValidatedOrder, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
-    const isBuy = order.side === 'BUY';
-    const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
-    if (isBuy && v.maxQuoteDebit !== undefined) {
-      return { ref, hold: toE18(v.maxQuoteDebit, market.quoteQuantityScale), cap: (v.maxQuoteDebit * 1_000_000n - 1n) / BigInt(1_000_000 + maxFeePpm(market)) };
-    }
-    const limit = protection ?? v.price;
-    return { ref, hold: isBuy ? buyReservation(market, limit, working, v.feeAsset) : toE18(working, market.baseQuantityScale), cap: undefined };
+    const r = reserve(market, { side: order.side, qty: working, limit: protection ?? v.price, feeAsset: v.feeAsset, maxQuoteDebit: v.maxQuoteDebit });
+    return { ref: tradingRef(account.id, r.asset === 'QUOTE' ? market.quote.unifiedAssetId : market.base.unifiedAssetId), hold: r.hold, cap: r.cap };
   }
 
   /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
@@ -782,10 +723,8 @@ export function createOrdersService(deps: OrdersDeps) {
         const leaves = newTotal !== undefined ? newTotal - live.inheritedCumQty - live.cumQty : live.leavesQty;
         if (leaves <= 0n) throw invalidArgument('newQty', 'must exceed the quantity already filled', 'above-filled');
         const price = newPrice ?? live.price;
-        const isBuy = live.side === 'BUY';
-        const ref = tradingRef(account.id, isBuy ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
-        const required = isBuy ? buyReservation(market, price, leaves, live.feeAsset) : toE18(leaves, market.baseQuantityScale);
-        const delta = required - live.heldE18;
+        const ref = tradingRef(account.id, live.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
+        const { required, delta } = reReservation(market, { side: live.side, price, leaves, feeAsset: live.feeAsset, heldE18: live.heldE18 });
         if (delta > 0n && !balances.hold(ws, ref, delta)) throw insufficientBalance('newQty');
         if (delta < 0n) balances.release(ws, ref, -delta);
         live.heldE18 = required;
