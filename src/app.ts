@@ -117,9 +117,9 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     const failed = (what: string) => (err: unknown) =>
       err instanceof ApiError && err.status === 503 ? http.log.info({ code: err.code }, `${what} deferred`) : http.log.error({ err }, `${what} failed`);
     void Promise.all([
-      services.orders.expireDue().catch(failed('GTD expiry')),
+      services.orders.engine.expireDue().catch(failed('GTD expiry')),
       services.orders.fireDeadManSwitches().catch(failed('dead-man switch check')),
-      services.orders.pruneClientIds().catch(failed('client order id pruning')),
+      services.orders.engine.prune().catch(failed('client order id pruning')),
     ]).finally(() => (sweeping = false));
   }, TRADING_TIMER_MS);
   tradingTimer.unref();
@@ -139,9 +139,9 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
         clearInterval(tradingTimer);
         await ws.close();
         await http.close();
-        await services.orders.sequencer.flushed();
+        await services.orders.engine.flushed();
         // Recovery would apply the rest from the journal; a clean stop leaves nothing to replay.
-        await services.orders.projected().catch(() => undefined);
+        await services.orders.engine.readable().catch(() => undefined);
         await flushLastUsed();
         if (!options.store) await store.close();
         if (!options.database) await database.close();

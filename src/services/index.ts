@@ -58,15 +58,12 @@ export async function createServices(deps: ServiceDeps) {
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
   const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost, projectionDelayMs: deps.projectionDelayMs ?? 0 });
-  await orders.start();
+  await orders.engine.start();
   const ledger = createLedgerService({
     db,
     clock,
     markets,
-    balances: orders.balances,
-    sequencer: orders.sequencer,
-    transferIds: orders.transferIds,
-    readable: orders.projected,
+    engine: orders.engine,
     limiter,
     pageTokens,
     systemAccounts,

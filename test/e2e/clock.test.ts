@@ -73,6 +73,7 @@ describe('a GTD order found expired by a cancel or a replace', () => {
     const r = await api(server.url, 'POST', path, body, t.auth);
     expect(r.status, JSON.stringify(r.body)).toBe(404);
     expect(r.body.code).toBe('ORDER_NOT_FOUND');
+    await projected((text) => server.database.sql.query(text));
     const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: o.body.orderId }, select: { status: true, closeReason: true } });
     expect(row).toEqual({ status: 'EXPIRED', closeReason: 'GTD_EXPIRED' });
     expect((await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth)).body.orders).toEqual([]);

@@ -36,7 +36,7 @@ function start(env: Record<string, string>): ChildProcess {
   });
 }
 
-async function waitFor(url: string, deadlineMs = 30_000): Promise<Response> {
+async function waitFor(url: string, deadlineMs = 75_000): Promise<Response> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     try {
@@ -97,7 +97,7 @@ describe('the service as a process, on its embedded defaults', () => {
     } finally {
       await after.close();
     }
-  }, 90_000);
+  }, 200_000);
 
   it('trades on the embedded defaults as the README shows (operator credit, then orders), and keeps the book across a restart', async () => {
     const { dir, remove } = await tempDir();
@@ -131,5 +131,5 @@ describe('the service as a process, on its embedded defaults', () => {
     const secondExit = exited(second);
     second.kill('SIGTERM');
     expect(await secondExit).toBe(0);
-  }, 90_000);
+  }, 200_000);
 });

@@ -96,8 +96,12 @@ describe('the limiter on real Redis', () => {
   it('keeps placement and cancellation in separate pools', async () => {
     const { session } = await newRoot();
     let placed = 0;
+    const started = Date.now();
     while ((await outcome(limiter.admit('trading.place', { caller: session }))) === 'ok') placed++;
-    expect(placed).toBe(100);
+    // The burst of 100, plus what the pool refills (100 per 10 s) while the loop runs on a slow machine.
+    const refilled = Math.ceil(((Date.now() - started) / 10_000) * 100);
+    expect(placed).toBeGreaterThanOrEqual(100);
+    expect(placed).toBeLessThanOrEqual(100 + refilled);
     expect(await outcome(limiter.admit('trading.cancel', { caller: session }))).toBe('ok');
   });
 

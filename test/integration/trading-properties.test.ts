@@ -124,7 +124,7 @@ describe('trading invariants under random command streams', () => {
           }
           expectUncrossed();
         }
-        await orders.sequencer.flushed();
+        await orders.engine.flushed();
         await invariants();
       }),
       { numRuns: 12, seed: 20261122 },

@@ -8,23 +8,18 @@ import { requirePermission, resolveAccount } from '../access.ts';
 import type { Asset, MarketCatalog } from '../markets.ts';
 import { PageTokens, pageLimit, toPage } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
-import type { BalanceBook, BalanceRef } from './balances.ts';
-import type { MonotonicIds } from './ids.ts';
-import type { Sequencer } from './sequencer.ts';
-import type { WriteSet } from './writeSet.ts';
+import type { BalanceRef } from './balances.ts';
+import type { TradingEngine } from './engine.ts';
 
 export interface LedgerDeps {
   db: Db;
   clock: Clock;
   markets: MarketCatalog;
-  balances: BalanceBook;
-  sequencer: Sequencer;
-  transferIds: () => MonotonicIds;
+  /** Transfers are posted through the trading engine: the one writer of balances. */
+  engine: TradingEngine;
   limiter: RateLimiter;
   pageTokens: PageTokens;
   systemAccounts: { custody: bigint; fees: bigint };
-  /** Resolves once the read tables reflect every acknowledged change (503 past its bound). */
-  readable: () => Promise<void>;
 }
 
 /**
@@ -33,17 +28,12 @@ export interface LedgerDeps {
  * of legs that sums to zero per asset, posted through the same sequencer as trades.
  */
 export function createLedgerService(deps: LedgerDeps) {
-  const { db, clock, markets, balances, sequencer } = deps;
-  const transferIds = { take: () => deps.transferIds().take() };
+  const { db, markets, engine } = deps;
 
   function assetOf(ref: string, fieldPath: string): Asset {
     const asset = markets.asset(ref);
     if (!asset) throw invalidArgument(fieldPath, 'is not a known asset symbol or id', 'asset');
     return asset;
-  }
-
-  async function post<T>(refs: BalanceRef[], run: (ws: WriteSet) => T): Promise<T> {
-    return sequencer.submitAfter(() => balances.load(refs), run);
   }
 
   return {
@@ -55,11 +45,9 @@ export function createLedgerService(deps: LedgerDeps) {
       const amount = parseScaled(input.amount, E18, 'amount', { max: MAX_LEDGER_AMOUNT_E18 });
       const to: BalanceRef = { accountId: account.id, ledgerAccount: input.ledgerAccount, assetId: asset.unifiedAssetId };
       const from: BalanceRef = { accountId: deps.systemAccounts.custody, ledgerAccount: 'FUNDING', assetId: asset.unifiedAssetId };
-      return post([to, from], (ws) => {
-        // Read inside the job, so legs listed by time are listed in the order they applied.
-        const nowUs = clock.nowNs() / 1000n;
-        const t = balances.post(ws, { id: transferIds.take(), code: 'DEPOSIT', timestampUs: nowUs }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
-        const b = balances.get(to);
+      return engine.transfer([to, from], (job) => {
+        const t = job.post({ code: 'DEPOSIT' }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
+        const b = job.balance(to);
         return { linkId: t.id, accountId: input.accountId, asset: asset.symbol, ledgerAccount: input.ledgerAccount, available: b.available, held: b.held };
       });
     },
@@ -83,16 +71,15 @@ export function createLedgerService(deps: LedgerDeps) {
       }
       const src: BalanceRef = { accountId: from.id, ledgerAccount: input.fromLedger, assetId: asset.unifiedAssetId };
       const dst: BalanceRef = { accountId: to.id, ledgerAccount: input.toLedger, assetId: asset.unifiedAssetId };
-      return post([src, dst], (ws) => {
-        const nowUs = clock.nowNs() / 1000n;
-        if (balances.get(src).available < amount) {
+      return engine.transfer([src, dst], (job) => {
+        if (job.balance(src).available < amount) {
           throw new ApiError('invalid-argument', 'insufficient available balance', {
             code: 'INSUFFICIENT_BALANCE',
             violations: [{ fieldPath: 'amount', message: 'exceeds the available balance', ruleId: 'balance' }],
           });
         }
-        const t = balances.post(ws, { id: transferIds.take(), code: 'INTERNAL_TRANSFER', timestampUs: nowUs }, [{ ref: src, amount }], [{ ref: dst, amount }]);
-        return { linkId: t.id, timestampUs: nowUs };
+        const t = job.post({ code: 'INTERNAL_TRANSFER' }, [{ ref: src, amount }], [{ ref: dst, amount }]);
+        return { linkId: t.id, timestampUs: job.nowUs };
       });
     },
 
@@ -102,8 +89,8 @@ export function createLedgerService(deps: LedgerDeps) {
       const account = await resolveAccount(db, caller, input.subaccountId);
       // Let queued jobs commit and their entries reach the table first, so a client never
       // reads behind its own acknowledged writes.
-      await sequencer.flushed();
-      await deps.readable();
+      await engine.flushed();
+      await engine.readable();
       const rows = await db.balance.findMany({ where: { accountId: account.id }, orderBy: [{ ledgerAccount: 'asc' }, { assetId: 'asc' }] });
       return {
         accountId: account.publicId,
@@ -140,7 +127,7 @@ export function createLedgerService(deps: LedgerDeps) {
           : {}),
       };
       const dir = reversed ? 'desc' : 'asc';
-      await deps.readable();
+      await engine.readable();
       const rows = await db.ledgerTransferLeg.findMany({
         where,
         orderBy: [{ timestampUs: dir }, { id: dir }],

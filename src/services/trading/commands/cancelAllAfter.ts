@@ -1,0 +1,36 @@
+import type { Caller } from '../../../auth/caller.ts';
+import { requirePermission, resolveAccount } from '../../access.ts';
+import { marketOf, type TradingContext } from '../context.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
+import { switchKey } from '../context.ts';
+
+/** Spec 3 dead-man switch: 0 disables, 10..120 arms or refreshes; others are refused. */
+export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input: { requestId: string; timeoutSec: number; symbol?: string; side?: 'BUY' | 'SELL'; subaccountId?: string }) {
+  requirePermission(caller, 'TRADE');
+  const account = await resolveAccount(ctx.db, caller, input.subaccountId);
+  if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
+  if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
+    throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
+  }
+  const symbolId = input.symbol !== undefined ? marketOf(ctx, input.symbol, 'symbol').symbolId : 0;
+  // Every call is applied, a repeated requestId too (it is recorded for tracing): arming,
+  // refreshing and disabling are idempotent in effect, and a heartbeat answered from a
+  // stored first result would leave the deadline where it was while the client believes
+  // it moved.
+  await ctx.limiter.admit('trading.cancel_all_after', { caller, account });
+  const side = input.side ?? 'ANY';
+  // Waits for a firing of this switch in progress (see fireDeadManSwitches).
+  return ctx.switches.run(switchKey({ accountId: account.id, symbolId, side }), async () => {
+    const now = ctx.clock.now();
+    const nowNs = ctx.clock.nowNs();
+    const armed = input.timeoutSec > 0;
+    const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
+    const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
+    await ctx.db.deadManSwitch.upsert({
+      where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
+      update: data,
+      create: { accountId: account.id, symbolId, side, ...data },
+    });
+    return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
+  });
+}

@@ -1,0 +1,857 @@
+import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import type { Logger } from 'pino';
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { newPublicId } from '../../domain/ids.ts';
+import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
+import { reReservation, reservationFor as reserve, settleFill, type CreditLeg, type DebitLeg } from '../../domain/settlement/index.ts';
+import type { OrderCloseReason } from '../../generated/prisma/client.ts';
+import type { Clock } from '../../infra/clock.ts';
+import type { Db } from '../../infra/database.ts';
+import type { SqlQueryable } from '../../infra/migrations.ts';
+import type { AccountRef } from '../access.ts';
+import type { Market, MarketCatalog } from '../markets.ts';
+import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
+import { MonotonicIds } from './ids.ts';
+import { Journal } from './journal.ts';
+import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
+import { isFenceLost, type EngineFence } from './persist.ts';
+import { Projector } from './projector.ts';
+import { Publications } from './publications.ts';
+import { Sequencer } from './sequencer.ts';
+import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
+import type { OrderRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
+import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
+
+export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
+const CLIENT_ID_PRUNE_MS = 60_000;
+const CLIENT_ID_IDLE_MS = 10 * 60_000;
+const VIP_TIER_TTL_MS = 60_000;
+/** More than the book changes two uncommitted groups can make. */
+const BOOK_SEQUENCE_JUMP = 1_000_000n;
+/** How long a read of the projected tables waits for the changes acknowledged before it. */
+const READ_BARRIER_MS = 2_000;
+/** Journal entries are kept this long once projected: the window a stream can resume in. */
+export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
+
+type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
+type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
+type LiveOrder = OrderRow & { accountPublicId: string };
+/** Why a cancel the account asked for closed its orders. */
+export type UserCancel = Extract<OrderCloseReason, 'USER_CANCELED' | 'CANCEL_ALL' | 'DEAD_MAN_SWITCH'>;
+
+const CANCEL_REASONS: Record<string, CloseInfo> = {
+  IOC_REMAINDER: { status: 'CANCELED', reason: 'IOC_REMAINDER' },
+  STP: { status: 'CANCELED', reason: 'SELF_TRADE_PREVENTION' },
+  EXPIRED: { status: 'EXPIRED', reason: 'GTD_EXPIRED' },
+  POST_ONLY: { status: 'CANCELED', reason: 'POST_ONLY_WOULD_TAKE' },
+  NOTIONAL_CAP: { status: 'CANCELED', reason: 'QUOTE_DEBIT_LIMIT' },
+  MARKET_NO_LIQUIDITY: { status: 'CANCELED', reason: 'NO_LIQUIDITY' },
+  PRICE_PROTECTION: { status: 'CANCELED', reason: 'SLIPPAGE_LIMIT' },
+};
+
+interface PlaceContext {
+  account: AccountRef;
+  market: Market;
+  v: ValidatedOrder;
+  input: { order: CreateOrderInput['order'] };
+  now: Date;
+  nowNs: bigint;
+  lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; inheritedNotionalQ9: bigint; replacesOrderId: bigint };
+}
+
+/** What `checkPlace` found an order may do: what `placeInJob` then applies. */
+interface CheckedPlacement {
+  place: PlaceOrder;
+  holdRef: BalanceRef;
+  hold: bigint;
+  working: bigint;
+}
+
+/** What an accepted order answers (spec 4.5 Create Order), before rendering. */
+export interface Accepted {
+  orderId: string;
+  clientOrderId: string;
+  acceptedAt: Date;
+  acceptedAtTsNs: bigint;
+  resolvedBaseQty: bigint;
+  submittedMaxQuoteDebit: bigint | undefined;
+  market: Market;
+}
+
+/** What a ledger job may do inside the engine: post transfers and read the balances it loaded. */
+export interface LedgerJob {
+  post(transfer: { code: TransferRow['transferCode']; memo?: string }, debits: LegSpec[], credits: LegSpec[]): TransferRow;
+  balance(ref: BalanceRef): { available: bigint; held: bigint };
+  /** The job's time, in microseconds, read inside the job. */
+  nowUs: bigint;
+}
+
+export interface EngineDeps {
+  db: Db;
+  /** Raw SQL on the same database: journal appends and projections. */
+  sql: SqlQueryable;
+  clock: Clock;
+  markets: MarketCatalog;
+  events: TypedEventTarget<CustomEvent>;
+  topicPrefix: string;
+  systemAccounts: { fees: bigint; custody: bigint };
+  logger: Logger;
+  /** The engine fence this process took with its lock: every append checks it. */
+  fence: EngineFence;
+  /** Called once if an append finds the fence moved: another process owns trading state now. */
+  onFenced(err: unknown): void;
+  /** How long the projector lets entries gather before applying them (0: at once). */
+  projectionDelayMs?: number;
+}
+
+/**
+ * The trading engine: the order books, the balance authority, the sequencer and the
+ * journal of one database, owned by this process alone (docs/scaling.md). Every change of
+ * trading state goes through its public methods, each one sequenced job: validated against
+ * memory, applied to memory, acknowledged once its group's journal entry is durable, then
+ * streamed and projected into the read tables. Commands (commands/) check who may do what;
+ * the engine checks what the state allows.
+ */
+export class TradingEngine {
+  private readonly balances: BalanceBook;
+  private readonly publications: Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>;
+  private readonly journal: Journal;
+  private readonly projector: Projector;
+  private readonly sequencer: Sequencer;
+  private orderIds!: MonotonicIds;
+  private transferIds!: MonotonicIds;
+  private engines = new Map<number, OrderBook>();
+  /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
+  private books = new Map<number, BookLevels>();
+  /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
+  private open = new Map<bigint, LiveOrder>();
+  private readonly vipTiers = new Map<bigint, { tier: number; at: number }>();
+  /**
+   * Per account, every client order id taken by an order (committed or in a group not yet
+   * committed) with the time its retention ends. Read from the database once, then kept
+   * here by the only writer; jobs check and take ids synchronously, so two orders can
+   * never both take one, and an order with a clientOrderId costs no extra read. `usedAt`:
+   * when they were last needed (idle accounts are forgotten, and read again).
+   */
+  private readonly clientIds = new Map<bigint, { ids: Map<string, number>; usedAt: number }>();
+  private readonly clientIdLoads = new Map<bigint, Promise<void>>();
+  private clientIdsPrunedAt = 0;
+  private fenced = false;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.balances = new BalanceBook(deps.db);
+    this.publications = new Publications(deps.events);
+    this.journal = new Journal(deps.sql, deps.fence);
+    this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0 });
+    this.sequencer = new Sequencer(
+      (ws) => this.commit(ws),
+      (err) => this.recover(err),
+    );
+  }
+
+  // ---- Life cycle and reads ------------------------------------------------------------
+
+  /** Brings the read tables up to the journal's end and loads the books from them (start-up). */
+  start(): Promise<void> {
+    return this.rebuild();
+  }
+
+  /** Resolves once the read tables reflect every acknowledged change; 503 past its bound. */
+  readable(): Promise<void> {
+    return this.projector.reached(this.journal.lastSeq, READ_BARRIER_MS);
+  }
+
+  /** Resolves when every job submitted before the call has been committed or refused. */
+  flushed(): Promise<void> {
+    return this.sequencer.flushed();
+  }
+
+  /** A book snapshot with its delta sequence (refused, 503, while memory is rebuilt). */
+  depth(market: Market, levels: number) {
+    // Mid-rebuild, memory may hold a refused group's changes under a newer sequence.
+    this.sequencer.assertReady();
+    return { depth: this.engineOf(market).depth(levels), sequence: this.books.get(market.symbolId)?.sequence ?? 0n };
+  }
+
+  /** Public market streams: order-book deltas and trades of one symbol. */
+  subscribeMarket(market: Market, stream: 'book' | 'trades') {
+    return this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${market.symbol}`);
+  }
+
+  /**
+   * An account's order versions or fills, as they are acknowledged. With `after` (an
+   * event's sequence), every later event the journal holds comes first.
+   */
+  async subscribe(stream: 'orders' | 'fills', accountPublicId: string, after?: bigint) {
+    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<OrderEventPayload & FillPayload>;
+    if (after === undefined) return live;
+    return resumeAfter(live, after, {
+      lastEntry: () => this.journal.lastSeq,
+      firstEntry: () => this.journal.firstSeq(),
+      events: async (from, through) => {
+        const out: (OrderEventPayload | FillPayload)[] = [];
+        for (let cursor = from; cursor < through; ) {
+          const entries = await this.journal.read(cursor, through, 500);
+          if (entries.length === 0) break;
+          for (const { seq, ws } of entries) {
+            for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) out.push(e);
+          }
+          cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
+        }
+        return out as (OrderEventPayload & FillPayload)[];
+      },
+    });
+  }
+
+  // ---- Commands --------------------------------------------------------------------------
+
+  /** Reserves, matches and settles a new order (spec 4.5 Create Order). */
+  place(account: AccountRef, market: Market, v: ValidatedOrder, order: CreateOrderInput['order']): Promise<Accepted> {
+    return this.sequencer.submitAfter(this.prepareOrder(account, market, order.clientOrderId), (ws) => this.placeInJob(ws, { account, market, v, input: { order }, ...this.jobTime() }));
+  }
+
+  /**
+   * Replaces an open order with the next generation of its lineage: the old order ends
+   * REPLACED, the new one inherits its filled quantity (`inheritedCumQty`) and keeps
+   * `lineage.id`. Both happen in one job, so the pair is never half-done.
+   */
+  async replace(account: AccountRef, market: Market, oldId: bigint, v: ValidatedOrder, order: CreateOrderInput['order']): Promise<Accepted> {
+    const outcome = await this.sequencer.submitAfter(this.prepareOrder(account, market, order.clientOrderId), (ws) => {
+      const { now, nowNs } = this.jobTime();
+      const live = this.open.get(oldId);
+      if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
+      if (this.expireIfDue(ws, market, live, nowNs, now)) return { refused: orderNotFound('the order expired') };
+      // Everything that can refuse the replacement is checked before the old order is touched.
+      const inheritedCumQty = live.inheritedCumQty + live.cumQty;
+      if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
+      const lineage = { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id };
+      const placement: PlaceContext = { account, market, v, input: { order }, now, nowNs, lineage };
+      // The old order rests on the replacement's own side, so removing it changes none of these checks.
+      const checked = this.checkPlace(placement);
+      const { holdRef: ref, hold } = checked;
+      if (this.balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
+      const removed = this.engineOf(market).cancel(oldId);
+      this.balances.release(ws, ref, live.heldE18);
+      Object.assign(live, { heldE18: 0n, leavesQty: 0n, isOpen: false, status: 'REPLACED', closeReason: 'REPLACED', terminalAt: now, version: live.version + 1 });
+      ws.order(live);
+      this.open.delete(live.id);
+      // The old order leaves its level: the book's totals and delta stream follow.
+      this.applyEvents(ws, market, removed, nowNs, now, new Set());
+      return { placed: this.placeInJob(ws, placement, checked) };
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.placed;
+  }
+
+  /**
+   * Changes a resting order's total quantity and/or price. A decrease keeps time
+   * priority; an increase or a new price re-queues it (and may match). The reservation
+   * follows the new remaining quantity and price.
+   */
+  async modify(account: AccountRef, market: Market, orderId: bigint, change: { newTotal?: bigint; newPrice?: bigint }) {
+    const { newTotal, newPrice } = change;
+    const engine = this.engineOf(market);
+    const outcome = await this.sequencer.submitAfter(this.prepareOrder(account, market), (ws) => {
+      const { now, nowNs } = this.jobTime();
+      const live = this.open.get(orderId);
+      if (!live || live.tif === 'IOC') throw orderNotFound('the order is no longer open');
+      // newQty is the lineage's new total, as origQty is: what it fills across generations.
+      const leaves = newTotal !== undefined ? newTotal - live.inheritedCumQty - live.cumQty : live.leavesQty;
+      if (leaves <= 0n) throw invalidArgument('newQty', 'must exceed the quantity already filled', 'above-filled');
+      const price = newPrice ?? live.price;
+      const ref = this.tradingRef(account.id, live.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
+      const { required, delta } = reReservation(market, { side: live.side, price, leaves, feeAsset: live.feeAsset, heldE18: live.heldE18 });
+      if (delta > 0n && !this.balances.hold(ws, ref, delta)) throw insufficientBalance('newQty');
+      if (delta < 0n) this.balances.release(ws, ref, -delta);
+      live.heldE18 = required;
+      const events = engine.modify(orderId, { newQty: leaves, ...(newPrice !== undefined ? { newPrice } : {}) }, nowNs);
+      const rejected = events.find((e) => e.type === 'rejected');
+      if (rejected?.type === 'rejected') {
+        // Undo the reservation change and keep whatever the engine did (an expiry): the
+        // job succeeds, so that change is committed and published, and the caller is
+        // refused once it is.
+        if (delta > 0n) this.balances.release(ws, ref, delta);
+        if (delta < 0n) this.balances.hold(ws, ref, -delta);
+        live.heldE18 -= delta;
+        this.applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
+        return {
+          refused: new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
+            code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
+          }),
+        };
+      }
+      if (newTotal !== undefined) live.origQty = newTotal;
+      if (newPrice !== undefined) live.price = newPrice;
+      live.leavesQty = leaves;
+      this.applyEvents(ws, market, events, nowNs, now, new Set([orderId]));
+      return { order: { ...live }, market };
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome;
+  }
+
+  /** Cancels one open order of the account (spec 4.5 Cancel Order). */
+  async cancel(account: AccountRef, market: Market, order: { id: bigint; publicId: string }) {
+    const outcome = await this.sequencer.submitAfter(() => this.balances.load(this.refsFor([account.id], market)), (ws) => {
+      const { now, nowNs } = this.jobTime();
+      const live = this.open.get(order.id);
+      if (!live) throw orderNotFound('the order is no longer open');
+      // An order past its expiry ends EXPIRED, as if the sweep had come first.
+      if (this.expireIfDue(ws, market, live, nowNs, now)) return { refused: orderNotFound('the order expired') };
+      this.applyEvents(ws, market, this.engineOf(market).cancel(order.id), nowNs, now, new Set());
+      return { canceled: { orderId: order.publicId, status: 'ACCEPTED' as const, ts: now, tsNs: nowNs } };
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    return outcome.canceled;
+  }
+
+  /** Posts ledger transfers (credits, internal transfers) through the same sequencer and balances as trades. */
+  transfer<T>(refs: BalanceRef[], run: (job: LedgerJob) => T): Promise<T> {
+    return this.sequencer.submitAfter(
+      () => this.balances.load(refs),
+      (ws) => {
+        // Read inside the job, so legs listed by time are listed in the order they applied.
+        const nowUs = this.deps.clock.nowNs() / 1000n;
+        return run({
+          post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}) }, debits, credits),
+          balance: (ref) => this.balances.get(ref),
+          nowUs,
+        });
+      },
+    );
+  }
+
+  /** Expires resting GTD orders whose time has come (run on a timer). */
+  async expireDue(): Promise<void> {
+    const dueNs = this.deps.clock.nowNs();
+    for (const market of this.deps.markets.markets) {
+      const accounts = [...this.open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= dueNs).map((o) => o.accountId);
+      if (accounts.length === 0) continue;
+      await this.sequencer.submitAfter(
+        () => this.balances.load(this.refsFor(accounts, market)),
+        (ws) => {
+          const { now, nowNs } = this.jobTime();
+          this.applyEvents(ws, market, this.engineOf(market).expireDue(nowNs), nowNs, now, new Set());
+        },
+      );
+    }
+  }
+
+  /**
+   * Once a minute (run on the sweep timer): forgets expired client order ids, and the ids
+   * of accounts idle for ten minutes (read again on their next order), so memory holds
+   * only active accounts' last day; deletes expired reservations and journal entries past
+   * their retention.
+   */
+  async prune(): Promise<void> {
+    const nowMs = this.deps.clock.now().getTime();
+    if (nowMs - this.clientIdsPrunedAt < CLIENT_ID_PRUNE_MS) return;
+    this.clientIdsPrunedAt = nowMs;
+    for (const [accountId, { ids, usedAt }] of this.clientIds) {
+      if (usedAt < nowMs - CLIENT_ID_IDLE_MS) this.clientIds.delete(accountId);
+      else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
+    }
+    await this.deps.db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
+    await this.journal.prune(new Date(nowMs - JOURNAL_RETENTION_MS), this.projector.watermark);
+  }
+
+  // ---- Inside the engine -------------------------------------------------------------------
+
+  private readonly symbolOf = (symbolId: number) => (this.deps.markets.marketById(symbolId) as Market).symbol;
+
+  /**
+   * A job's time, read inside the job: jobs then carry times in the order they were
+   * applied, so ledger legs listed by time chain their balances.
+   */
+  private jobTime() {
+    return { now: this.deps.clock.now(), nowNs: this.deps.clock.nowNs() };
+  }
+
+  private tradingRef(accountId: bigint, assetId: number): BalanceRef {
+    return { accountId, ledgerAccount: 'TRADING', assetId };
+  }
+
+  /** After a failed append (or a job with a bug): memory is ahead of the journal, so rebuild it. */
+  private async recover(err: unknown): Promise<void> {
+    // Fenced off for good: rebuilding would only read what the new owner writes. The
+    // sequencer keeps refusing work while this throws.
+    if (this.fenced || isFenceLost(err)) {
+      if (!this.fenced) this.deps.onFenced(err);
+      this.fenced = true;
+      throw err;
+    }
+    this.deps.logger.error({ err }, 'a trading batch failed (its commit, or a job with a bug): rebuilding books and balances from the database');
+    this.balances.reset();
+    // The sequencer retries with backoff and refuses work meanwhile; say why each time.
+    await this.rebuild().catch((rebuildErr: unknown) => {
+      this.deps.logger.error({ err: rebuildErr }, 'rebuilding the trading state failed: trading stays refused until it succeeds');
+      throw rebuildErr;
+    });
+  }
+
+  /**
+   * A group is acknowledged by its journal append alone; then its private events go out,
+   * numbered from the entry, and the projector brings the read tables up to it.
+   */
+  private async commit(ws: WriteSet): Promise<void> {
+    if (ws.isEmpty) return;
+    const seq = await this.journal.append(ws);
+    this.projector.enqueue({ seq, ws });
+    const { orders, fills } = entryEvents(seq, ws, this.symbolOf);
+    for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);
+    for (const e of fills) this.publications.publish(`${this.deps.topicPrefix}fills:${e.accountPublicId}`, e);
+  }
+
+  /** Brings the read tables up to the end of the journal: memory is rebuilt from them. */
+  private async syncFromJournal(): Promise<void> {
+    await this.journal.open(await this.projector.open());
+    await this.projector.catchUp();
+  }
+
+  /**
+   * Loads the books from PostgreSQL beside the current ones and swaps them in at once, so
+   * nothing ever finds an engine missing; after a failed commit the sequencer refuses work
+   * and book snapshots until the swap.
+   */
+  private async rebuild(): Promise<void> {
+    await this.syncFromJournal();
+    const nextOrderIds = await MonotonicIds.after(this.deps.db, 'Order');
+    const nextTransferIds = await MonotonicIds.after(this.deps.db, 'LedgerTransfer');
+    const nextEngines = new Map<number, OrderBook>();
+    const nextOpen = new Map<bigint, OrderRow & { accountPublicId: string }>();
+    const nextBooks = new Map<number, BookLevels>();
+    for (const market of this.deps.markets.markets) {
+      // Snapshots may have shown changes that were never committed, under numbers above the
+      // stored one: start past any of them, durably, so no number is ever reused with other
+      // content (subscribers see a gap and fetch a new snapshot).
+      const seq = await this.deps.db.marketSequence.update({ where: { symbolId: market.symbolId }, data: { lastBookSeq: { increment: BOOK_SEQUENCE_JUMP } } });
+      const engine = new OrderBook({
+        symbol: market.symbol,
+        tickSize: market.tickSize,
+        baseScale: market.baseQuantityScale,
+        quoteScale: market.quoteQuantityScale,
+        nextMatchId: seq.lastMatchId + 1n,
+        nextPrioritySeq: seq.lastPrioritySeq + 1n,
+      });
+      const rows = await this.deps.db.order.findMany({
+        where: { symbolId: market.symbolId, isOpen: true },
+        orderBy: { prioritySeq: 'asc' },
+        include: { account: { select: { publicId: true } } },
+      });
+      engine.restore(
+        rows.map((r) => ({
+          orderId: r.id,
+          accountId: r.accountId,
+          side: r.side,
+          tif: r.tif as 'GTC' | 'GTD',
+          price: r.price,
+          qty: r.leavesQty,
+          prioritySeq: r.prioritySeq,
+          postOnly: r.postOnly,
+          stpMode: r.stpMode,
+          ...(r.expireAtTsNs !== null ? { expireAtNs: r.expireAtTsNs } : {}),
+        })),
+      );
+      // Every account with a resting order may be charged as a maker: its balances and tier
+      // must be in memory before any job matches against it.
+      const makers = [...new Set(rows.map((r) => r.accountId))];
+      await this.balances.load(this.refsFor(makers, market));
+      await this.loadTiers(makers);
+      for (const r of rows) {
+        const { account, ...row } = r;
+        nextOpen.set(r.id, { ...row, cumNotionalQ9: BigInt(row.cumNotionalQ9.toFixed(0)), inheritedNotionalQ9: BigInt(row.inheritedNotionalQ9.toFixed(0)), heldE18: BigInt(row.heldE18.toFixed(0)), accountPublicId: account.publicId } as OrderRow & { accountPublicId: string });
+      }
+      nextEngines.set(market.symbolId, engine);
+      const depth = engine.depth();
+      nextBooks.set(market.symbolId, {
+        bids: new Map(depth.bids.map((l) => [l.price, l.qty])),
+        asks: new Map(depth.asks.map((l) => [l.price, l.qty])),
+        sequence: seq.lastBookSeq,
+      });
+    }
+    this.orderIds = nextOrderIds;
+    this.transferIds = nextTransferIds;
+    this.engines = nextEngines;
+    this.open = nextOpen;
+    this.books = nextBooks;
+    // Every group not yet committed was refused: the database holds every retained id.
+    this.clientIds.clear();
+    // A snapshot taken before the rebuild may show changes that were refused. An empty delta
+    // under the jumped sequence tells every subscriber at once that its book is stale (the
+    // gap), instead of at the symbol's next change, which in a quiet market may be long.
+    for (const market of this.deps.markets.markets) {
+      const sequence = (this.books.get(market.symbolId) as BookLevels).sequence;
+      this.publications.publish(`${this.deps.topicPrefix}book:${market.symbol}`, { symbol: market.symbol, sequence, bids: [], asks: [] });
+    }
+  }
+
+  private engineOf(market: Market): OrderBook {
+    return this.engines.get(market.symbolId) as OrderBook;
+  }
+
+  /** The balances a job on `account` in `market` may touch, loaded before it runs. */
+  private refsFor(accountIds: bigint[], market: Market): BalanceRef[] {
+    const ids = [...new Set([...accountIds, this.deps.systemAccounts.fees])];
+    return ids.flatMap((id) => [this.tradingRef(id, market.base.unifiedAssetId), this.tradingRef(id, market.quote.unifiedAssetId)]);
+  }
+
+  /**
+   * Applies engine events to order rows, balances and the write set (inside a job).
+   * `userCancel` is recorded as the close reason of orders the caller's request canceled.
+   */
+  private applyEvents(ws: WriteSet, market: Market, events: MatchEvent[], nowNs: bigint, now: Date, touched: Set<bigint>, userCancel: UserCancel = 'USER_CANCELED') {
+    const book = this.books.get(market.symbolId) as BookLevels;
+    const changed = new Map<string, { side: 'BUY' | 'SELL'; price: bigint }>();
+    const level = (side: 'BUY' | 'SELL', price: bigint, delta: bigint) => {
+      const levels = side === 'BUY' ? book.bids : book.asks;
+      const qty = (levels.get(price) ?? 0n) + delta;
+      if (qty === 0n) levels.delete(price);
+      else levels.set(price, qty);
+      changed.set(`${side}:${price}`, { side, price });
+    };
+    for (const e of events) {
+      switch (e.type) {
+        case 'trade': {
+          this.settle(ws, market, e, nowNs, now);
+          touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
+          level(e.takerSide === 'BUY' ? 'SELL' : 'BUY', e.price, -e.qty);
+          const trade: PublicTradePayload = { symbol: market.symbol, matchId: e.matchId, price: e.price, qty: e.qty, takerSide: e.takerSide, executedAt: now };
+          this.sequencer.onCommit(() => this.publications.publish(`${this.deps.topicPrefix}trades:${market.symbol}`, trade));
+          break;
+        }
+        case 'modified':
+          if (e.priorityKept) level(e.side, e.price, e.qty - e.oldQty);
+          else level(e.side, e.oldPrice, -e.oldQty);
+          break;
+        case 'canceled':
+        case 'decremented': {
+          if (e.wasResting) level(e.side, e.price, e.type === 'canceled' ? -e.remaining : -e.qty);
+          const row = this.open.get(e.orderId as bigint);
+          if (!row) break;
+          if (e.type === 'decremented') {
+            row.leavesQty = e.remaining;
+          } else {
+            row.leavesQty = 0n;
+            row.isOpen = false;
+            const close = e.reason === 'USER' ? { status: 'CANCELED' as const, reason: userCancel } : (CANCEL_REASONS[e.reason] as CloseInfo);
+            row.status = close.status;
+            row.closeReason = close.reason;
+            row.terminalAt = now;
+          }
+          touched.add(row.id);
+          break;
+        }
+        case 'rested': {
+          level(e.side, e.price, e.qty);
+          const row = this.open.get(e.orderId as bigint);
+          if (row) {
+            row.prioritySeq = e.prioritySeq;
+            touched.add(row.id);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    for (const id of touched) {
+      const row = this.open.get(id);
+      if (!row) continue;
+      if (!row.isOpen && row.heldE18 > 0n) {
+        const heldAsset = row.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId;
+        this.balances.release(ws, this.tradingRef(row.accountId, heldAsset), row.heldE18);
+        row.heldE18 = 0n;
+      }
+      row.version += 1;
+      // The new version is committed with the group, then streamed from its journal entry.
+      ws.order(row);
+      if (!row.isOpen) this.open.delete(id);
+    }
+    if (changed.size > 0) {
+      book.sequence += 1n;
+      const pick = (side: 'BUY' | 'SELL') =>
+        [...changed.values()]
+          .filter((c) => c.side === side)
+          .map((c) => ({ price: c.price, qty: (side === 'BUY' ? book.bids : book.asks).get(c.price) ?? 0n }));
+      const delta: BookDeltaPayload = { symbol: market.symbol, sequence: book.sequence, bids: pick('BUY'), asks: pick('SELL') };
+      this.sequencer.onCommit(() => this.publications.publish(`${this.deps.topicPrefix}book:${market.symbol}`, delta));
+    }
+    const engine = this.engineOf(market);
+    ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n, lastBookSeq: book.sequence });
+  }
+
+  /**
+   * VIP tiers (the root account's, for subaccounts too) of the accounts a job may charge
+   * fees to, loaded before the job and re-read after a minute (operators change tiers).
+   */
+  private async loadTiers(accountIds: Iterable<bigint>): Promise<void> {
+    const now = Date.now();
+    const stale = [...new Set(accountIds)].filter((id) => (this.vipTiers.get(id)?.at ?? 0) < now - VIP_TIER_TTL_MS);
+    if (stale.length === 0) return;
+    const rows = await this.deps.db.account.findMany({
+      where: { id: { in: stale } },
+      select: { id: true, vipTier: true, rootAccount: { select: { vipTier: true } } },
+    });
+    for (const r of rows) this.vipTiers.set(r.id, { tier: r.rootAccount?.vipTier ?? r.vipTier, at: now });
+  }
+
+  /**
+   * Settles one fill as one ledger transfer: the buyer's quote (telescoped on its
+   * cumulative notional, so many fills never cost more than the single reservation) for
+   * the seller's base, and each side's fee in its fee asset.
+   */
+  private settle(ws: WriteSet, market: Market, t: TradeEvent, nowNs: bigint, now: Date) {
+    const maker = this.open.get(t.makerOrderId as bigint) as OrderRow & { accountPublicId: string };
+    const taker = this.open.get(t.takerOrderId as bigint) as OrderRow & { accountPublicId: string };
+    const party = (o: OrderRow) => ({ accountId: o.accountId, feeAsset: o.feeAsset, vipTier: this.vipTiers.get(o.accountId)?.tier ?? 0, cumNotionalQ9: o.cumNotionalQ9 });
+    const s = settleFill({ market, feeAccountId: this.deps.systemAccounts.fees, price: t.price, qty: t.qty, takerSide: t.takerSide, maker: party(maker), taker: party(taker) });
+    const leg = (l: DebitLeg | CreditLeg): LegSpec => ({ ref: this.tradingRef(l.accountId, l.assetId), amount: l.amount, code: l.code, ...('debitFrom' in l ? { debitFrom: l.debitFrom } : {}) });
+    const transferId = this.transferIds.take();
+    this.balances.post(ws, { id: transferId, code: 'TRADE', timestampUs: nowNs / 1000n, symbolId: market.symbolId, matchId: t.matchId }, s.debits.map(leg), s.credits.map(leg));
+
+    for (const [o, part] of [[maker, s.maker], [taker, s.taker]] as const) {
+      o.heldE18 -= part.heldDecrease;
+      o.cumQty += t.qty;
+      o.cumNotionalQ9 += s.notionalQ9;
+      o.leavesQty = o === maker ? t.makerRemaining : t.takerRemaining;
+      o.status = o.leavesQty === 0n ? 'FILLED' : 'PARTIALLY_FILLED';
+      if (o.leavesQty === 0n) {
+        o.isOpen = false;
+        o.closeReason = null;
+        o.terminalAt = now;
+      }
+      const trade: TradeRow = {
+        symbolId: market.symbolId,
+        matchId: t.matchId,
+        orderId: o.id,
+        accountId: o.accountId,
+        lineageId: o.lineageId,
+        generation: o.generation,
+        side: o.side,
+        price: t.price,
+        qty: t.qty,
+        isMaker: o === maker,
+        fee: part.fee,
+        feeAsset: part.asset,
+        feeIsRebate: part.rebate,
+        executedAt: now,
+        executedAtTsNs: nowNs,
+        transferId,
+      };
+      ws.trades.push(trade);
+    }
+  }
+
+  /** A market order's reference price (the client's, else the best opposite price) and the worst price its slippage allows. */
+  private protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): { reference: bigint; limit: bigint } {
+    const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
+    if (reference === null || reference === undefined) {
+      throw new ApiError('invalid-argument', 'no reference price: the book is empty on the opposite side', {
+        code: 'NO_REFERENCE_PRICE',
+        violations: [{ fieldPath: 'order.marketIoc.clientRefPrice', message: 'is required when the book is empty', ruleId: 'reference-price' }],
+      });
+    }
+    const delta = ticks !== undefined ? BigInt(ticks) * market.tickSize : (reference * BigInt(bps as number)) / 10_000n;
+    const p = side === 'BUY' ? reference + delta : reference - delta;
+    return { reference, limit: p > 0n ? p : 1n };
+  }
+
+  /** Makes sure the account's ids are in memory before a job that may take one is submitted. */
+  private async loadClientIds(accountId: bigint, clientOrderId: string | undefined): Promise<void> {
+    if (clientOrderId === undefined) return;
+    const known = this.clientIds.get(accountId);
+    if (known) {
+      known.usedAt = this.deps.clock.now().getTime();
+      return;
+    }
+    let load = this.clientIdLoads.get(accountId);
+    if (!load) {
+      load = this.readable()
+        .then(() => this.deps.db.clientOrderIdReservation.findMany({ where: { accountId, expiresAt: { gt: this.deps.clock.now() } }, select: { clientOrderId: true, expiresAt: true } }))
+        .then((rows) => {
+          if (!this.clientIds.has(accountId)) {
+            this.clientIds.set(accountId, { ids: new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])), usedAt: this.deps.clock.now().getTime() });
+          }
+        })
+        .finally(() => this.clientIdLoads.delete(accountId));
+      this.clientIdLoads.set(accountId, load);
+    }
+    await load;
+  }
+
+  /** What a job placing or changing an account's order reads from memory: its balances, fee tier and client order ids. */
+  private prepareOrder(account: AccountRef, market: Market, clientOrderId?: string) {
+    return () => Promise.all([this.loadClientIds(account.id, clientOrderId), this.balances.load(this.refsFor([account.id], market)), this.loadTiers([account.id])]);
+  }
+
+  /** Inside a job: refuses a client order id still retained or taken by an order in flight. */
+  private checkClientOrderId(accountId: bigint, clientOrderId: string | undefined, now: Date): void {
+    if (clientOrderId === undefined) return;
+    const ids = this.clientIds.get(accountId)?.ids;
+    // Loaded before the job was submitted; only forgetting an idle account in between (see
+    // pruneClientIds) could get here.
+    if (!ids) throw new ApiError('unavailable', 'the order could not be checked for a duplicate clientOrderId; retry', { code: 'RETRY' });
+    if ((ids.get(clientOrderId) ?? 0) > now.getTime()) throw duplicateClientOrderId();
+  }
+
+  /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
+  private reservationFor(market: Market, account: AccountRef, v: ValidatedOrder, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
+    const r = reserve(market, { side: order.side, qty: working, limit: protection ?? v.price, feeAsset: v.feeAsset, maxQuoteDebit: v.maxQuoteDebit });
+    return { ref: this.tradingRef(account.id, r.asset === 'QUOTE' ? market.quote.unifiedAssetId : market.base.unifiedAssetId), hold: r.hold, cap: r.cap };
+  }
+
+  /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
+  private refusePostOnlyTaker(engine: OrderBook, v: ValidatedOrder, side: 'BUY' | 'SELL', nowNs: bigint): void {
+    if (!v.postOnly || !engine.wouldTake(side, v.price, nowNs)) return;
+    throw new ApiError('invalid-argument', 'a post-only order may not take liquidity: it would trade on arrival', {
+      code: 'POST_ONLY_WOULD_TAKE',
+      violations: [{ fieldPath: `order.${v.variant}.postOnly`, message: 'the order would trade on arrival', ruleId: 'post-only' }],
+    });
+  }
+
+  /**
+   * Everything that can refuse a new order, checked against the current state without
+   * changing it: a replacement runs this before it touches the order it replaces, so a
+   * refusal never leaves a job half done. What it returns is what `placeInJob` applies.
+   */
+  private checkPlace(ctx: PlaceContext): CheckedPlacement {
+    const { account, market, v, input, nowNs } = ctx;
+    const engine = this.engineOf(market);
+    this.checkClientOrderId(account.id, input.order.clientOrderId, ctx.now);
+    this.refusePostOnlyTaker(engine, v, input.order.side, nowNs);
+    let protection: bigint | undefined;
+    if (v.variant === 'marketIoc') {
+      const m = input.order.marketIoc!;
+      const { reference, limit } = this.protectionPrice(engine, market, input.order.side, v.refPrice, m.maxSlippageTicks, m.maxSlippageBps);
+      // Valued at its reference price: a market order has no price of its own to check.
+      if (quoteNotional(reference, v.qty, market.notional) < market.minNotional) {
+        throw invalidArgument('order.baseQty', 'the order value at the reference price is below the market minimum notional', 'min-notional');
+      }
+      protection = limit;
+    }
+    // A replacement's quantity is the lineage's total (FIX cancel/replace): what it still
+    // works is that total less what its predecessors filled.
+    const working = v.qty - (ctx.lineage?.inheritedCumQty ?? 0n);
+    const { ref: holdRef, hold, cap } = this.reservationFor(market, account, v, input.order, working, protection);
+    const place: PlaceOrder = {
+      orderId: 0n,
+      accountId: account.id,
+      side: input.order.side,
+      type: v.variant === 'marketIoc' ? 'MARKET' : 'LIMIT',
+      tif: v.tif,
+      qty: working,
+      stpMode: input.order.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+      ...(v.variant === 'marketIoc' ? { price: protection as bigint } : { price: v.price }),
+      ...(v.postOnly ? { postOnly: true } : {}),
+      ...(v.expireAtNs !== undefined ? { expireAtNs: v.expireAtNs } : {}),
+      ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
+    };
+    const refused = engine.validate(place);
+    if (refused === 'INVALID_NOTIONAL_CAP') {
+      throw invalidArgument(`order.${v.variant}.maxQuoteDebit`, 'is too small to pay for any quantity at this market’s fees', 'too-small');
+    }
+    if (refused !== null) throw new ApiError('invalid-argument', `the matching engine refuses this order: ${refused}`, { code: refused });
+    return { place, holdRef, hold, working };
+  }
+
+  /** Reserves, matches and records one new order inside a sequencer job. */
+  private placeInJob(ws: WriteSet, ctx: PlaceContext, checked: CheckedPlacement = this.checkPlace(ctx)) {
+    const { account, market, v, input, now, nowNs } = ctx;
+    const engine = this.engineOf(market);
+    const clientOrderId = input.order.clientOrderId;
+    const { place, holdRef, hold, working } = checked;
+    if (!this.balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
+    const id = this.orderIds.take();
+    const publicId = newPublicId();
+    const row: OrderRow & { accountPublicId: string } = {
+      id,
+      publicId,
+      accountId: account.id,
+      accountPublicId: account.publicId,
+      symbolId: market.symbolId,
+      clientOrderId: clientOrderId ?? null,
+      side: place.side,
+      orderType: place.type,
+      tif: v.tif,
+      status: 'NEW',
+      isOpen: true,
+      closeReason: null,
+      price: v.variant === 'marketIoc' ? 0n : v.price,
+      origQty: v.qty,
+      cumQty: 0n,
+      leavesQty: working,
+      inheritedCumQty: ctx.lineage?.inheritedCumQty ?? 0n,
+      cumNotionalQ9: 0n,
+      inheritedNotionalQ9: ctx.lineage?.inheritedNotionalQ9 ?? 0n,
+      feeAsset: v.feeAsset,
+      postOnly: v.postOnly,
+      stpMode: place.stpMode ?? 'EXPIRE_MAKER',
+      expireAt: v.expireAtNs !== undefined ? new Date(Number(v.expireAtNs / 1_000_000n)) : null,
+      expireAtTsNs: v.expireAtNs ?? null,
+      createdAt: now,
+      acceptedAtTsNs: nowNs,
+      terminalAt: null,
+      lineageId: ctx.lineage?.lineageId ?? publicId,
+      generation: ctx.lineage?.generation ?? 1,
+      replacesOrderId: ctx.lineage?.replacesOrderId ?? null,
+      marketClientRefPrice: v.refPrice ?? null,
+      marketMaxSlippageBps: input.order.marketIoc?.maxSlippageBps ?? null,
+      marketMaxSlippageTicks: input.order.marketIoc?.maxSlippageTicks ?? null,
+      submittedMaxQuoteDebit: v.maxQuoteDebit ?? null,
+      version: 0,
+      heldE18: hold,
+      prioritySeq: 0n,
+      oco: v.oco,
+    };
+    this.open.set(id, row);
+    ws.newOrders.set(id, row);
+    for (const leg of v.riskLegs) ws.riskLegs.push({ ...leg, orderId: id });
+    const events = engine.place({ ...place, orderId: id }, nowNs);
+    const rejected = events.find((e) => e.type === 'rejected');
+    if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
+    this.applyEvents(ws, market, events, nowNs, now, new Set([id]));
+    if (clientOrderId !== undefined) {
+      const expiresAt = new Date(now.getTime() + CLIENT_ORDER_ID_RETENTION_MS);
+      this.clientIds.get(account.id)?.ids.set(clientOrderId, expiresAt.getTime());
+      ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt });
+    }
+    return {
+      orderId: publicId,
+      clientOrderId: clientOrderId ?? '',
+      acceptedAt: now,
+      acceptedAtTsNs: nowNs,
+      resolvedBaseQty: v.qty,
+      submittedMaxQuoteDebit: v.maxQuoteDebit,
+      market,
+    };
+  }
+
+  /**
+   * Inside a job: if `live` is past its GTD expiry (the sweep has not reached it yet), expires
+   * every due order of its book, as the sweep would, and says so. The caller then refuses
+   * what it was asked, once that expiry is committed.
+   */
+  private expireIfDue(ws: WriteSet, market: Market, live: OrderRow, nowNs: bigint, now: Date): boolean {
+    if (live.expireAtTsNs === null || live.expireAtTsNs > nowNs) return false;
+    this.applyEvents(ws, market, this.engineOf(market).expireDue(nowNs), nowNs, now, new Set());
+    return true;
+  }
+
+  /** Cancels every open order of `accountId` in scope, in every market at once: one job, so all of it commits or none. */
+  async cancelWhere(accountId: bigint, only: Market | undefined, side: 'BUY' | 'SELL' | undefined, why: UserCancel) {
+    const targets = only ? [only] : this.deps.markets.markets;
+    return this.sequencer.submitAfter(() => this.balances.load(targets.flatMap((market) => this.refsFor([accountId], market))), (ws) => {
+      const { now, nowNs } = this.jobTime();
+      let count = 0;
+      for (const market of targets) {
+        const engine = this.engineOf(market);
+        // Orders already past their expiry end EXPIRED, as the sweep would have them.
+        this.applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
+        const ids = [...this.open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
+        this.applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
+        count += ids.length;
+      }
+      return { canceledCount: count, ts: now, tsNs: nowNs };
+    });
+  }
+}
