@@ -22,7 +22,8 @@ import { pageQuery } from '../schemas.ts';
 const widgetInput = z.strictObject({ widgetId: z.string().max(64), widgetType: z.enum(WIDGET_TYPES), widgetConfig: bytes() });
 const layoutInput = z.strictObject({
   viewerId: z.string().max(32).optional(),
-  layoutId: nonNegativeInt64().optional(),
+  // "0" or "" creates.
+  layoutId: z.union([z.literal('').transform(() => 0n), nonNegativeInt64()]).optional(),
   name: z.string().max(1024),
   isDefault: z.boolean().optional(),
   panelViewState: bytes().optional(),
