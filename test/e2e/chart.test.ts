@@ -2,8 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../src/infra/clock.ts';
 import { MAX_DRAWING_PAYLOAD_BYTES, TOMBSTONE_RETENTION_MS } from '../../src/services/chart.ts';
+import {
+  ChartDrawingDocument,
+  ChartDrawingsDocument,
+  ChartLayerChangesDocument,
+  ChartLayerDocument,
+  ChartLayersDocument,
+  DeleteChartDrawingDocument,
+  DeleteChartLayerDocument,
+  SyncChartDrawingsDocument,
+  UpsertChartDrawingDocument,
+  UpsertChartLayerDocument,
+  type ChartLayerChangesSubscription,
+} from '../generated/graphql/graphql.ts';
 import { api, liftLimits, newKeyPair, onboard, signed, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
+import { gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /** The server's clock, moved forward by the test so tombstones age when the test says. */
 function shiftableClock(): Clock & { skip(ms: number): void } {
@@ -462,5 +477,130 @@ describe('REST: access and quotas', () => {
     expectProblem(rejected!, 429, 'RATE_LIMIT_EXCEEDED');
     expect(rejected!.body.rate_limit).toMatchObject({ operation_id: 'chart.mutate', policy_class: 'ACCOUNT_ADMIN' });
     expect((await api(server.url, 'GET', `${LAYERS}/${layer.layerId}/drawings`, undefined, me.auth)).status).toBe(200);
+  });
+});
+
+describe('GraphQL', () => {
+  it('runs layers and drawings through the same services, with REST field names and the same errors', async () => {
+    const me = await user();
+    const made = await gql(server.url, UpsertChartLayerDocument, { layer: { engineSymbolId: 1, name: 'gql', colorRgba: '4278190335' }, expectedRevision: '0' }, me.auth);
+    expect(made.body.errors).toBeUndefined();
+    const layer = made.body.data!.upsertChartLayer;
+    const rest = await api(server.url, 'GET', `${LAYERS}/${layer.layerId}`, undefined, me.auth);
+    expect({ ...rest.body.layer, colorRgba: String(rest.body.layer.colorRgba) }).toEqual(layer);
+    expect(layer.colorRgba).toBe('4278190335');
+
+    const stale = await gql(server.url, UpsertChartLayerDocument, { layer: { layerId: layer.layerId, engineSymbolId: 1, name: 'x' }, expectedRevision: '7' }, me.auth);
+    expect(stale.body.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT_STALE_REVISION', currentRevision: '1', status: 409 });
+
+    const d = await gql(server.url, UpsertChartDrawingDocument, {
+      drawing: { drawingId: 'gql-1', layer: { layerId: layer.layerId }, engineSymbolId: 1, type: 1, version: 2, payload: 'AAEC', bboxPriceMin: 1.5, bboxTimeMaxMs: '9007199254740993' },
+      expectedLayerRevision: '1',
+    }, me.auth);
+    expect(d.body.errors).toBeUndefined();
+    expect(d.body.data!.upsertChartDrawing.layerRevision).toBe('2');
+    const restDrawing = (await api(server.url, 'GET', `${DRAWINGS}/gql-1`, undefined, me.auth)).body.drawing;
+    expect(d.body.data!.upsertChartDrawing.drawing).toEqual(restDrawing);
+
+    const badBytes = await gql(server.url, UpsertChartDrawingDocument, {
+      drawing: { layer: { layerId: layer.layerId }, engineSymbolId: 1, type: 1, version: 1, payload: 'not base64!' },
+      expectedLayerRevision: '2',
+    }, me.auth);
+    expect(badBytes.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', violations: [{ fieldPath: 'drawing.payload', ruleId: 'base64' }] });
+
+    const listed = await gql(server.url, ChartLayersDocument, { engineSymbolId: 1 }, me.auth);
+    expect(listed.body.data!.viewer.chartLayers).toEqual([layer].map((l) => ({ ...l, revision: '2', updatedAtMs: expect.any(String) })));
+    const one = await gql(server.url, ChartLayerDocument, { layerId: layer.layerId }, me.auth);
+    expect(one.body.data!.viewer.chartLayer.revision).toBe('2');
+
+    const synced = await gql(server.url, SyncChartDrawingsDocument, {
+      layerId: layer.layerId,
+      drawings: [{ drawingId: 'gql-2', layer: { layerId: layer.layerId }, engineSymbolId: 1, type: 1, version: 1, payload: '', clientUpdatedAtMs: '10' }],
+    }, me.auth);
+    expect(synced.body.data!.syncChartDrawings).toMatchObject({ layerRevision: '3', results: [{ drawingId: 'gql-2', winner: 'CLIENT' }] });
+
+    const deleted = await gql(server.url, DeleteChartDrawingDocument, { drawingId: 'gql-1', expectedLayerRevision: '3' }, me.auth);
+    expect(deleted.body.data!.deleteChartDrawing.layerRevision).toBe('4');
+    const page = await gql(server.url, ChartDrawingsDocument, { layerId: layer.layerId, first: 10 }, me.auth);
+    expect(page.body.data!.viewer.chartDrawings.layerRevision).toBe('4');
+    expect(page.body.data!.viewer.chartDrawings.edges.map((e) => e.node.drawingId)).toEqual(['gql-2']);
+    const delta = await gql(server.url, ChartDrawingsDocument, { layerId: layer.layerId, updatedSinceMs: restDrawing.updatedAtMs }, me.auth);
+    expect(delta.body.data!.viewer.chartDrawings.edges.map((e) => [e.node.drawingId, e.node.deletedAtMs !== '0'])).toEqual([
+      ['gql-2', false],
+      ['gql-1', true],
+    ]);
+
+    const stranger = await user();
+    const hidden = await gql(server.url, ChartDrawingDocument, { drawingId: 'gql-2' }, stranger.auth);
+    expect(hidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'CHART_DRAWING_NOT_FOUND', status: 404 });
+    expect((await gql(server.url, DeleteChartLayerDocument, { layerId: layer.layerId }, stranger.auth)).body.errors?.[0]?.extensions?.code).toBe('CHART_LAYER_NOT_FOUND');
+    expect((await gql(server.url, DeleteChartLayerDocument, { layerId: layer.layerId, expectedRevision: '4' }, me.auth)).body.data!.deleteChartLayer).toBe(layer.layerId);
+  });
+
+  it('chartLayerChanges: a second device of the same account sees a drawing appear, after commit; other accounts see nothing', async () => {
+    const me = await user();
+    const secondDevice = await signIn(server.url, me.wallet);
+    const stranger = await user();
+    const layer = await newLayer(me);
+
+    type Change = ChartLayerChangesSubscription['chartLayerChanges'];
+    const seen: Change[] = [];
+    const strangerSaw: Change[] = [];
+    const device = wsClient(server.url, { authorization: secondDevice.auth.authorization as string });
+    const other = wsClient(server.url, { authorization: stranger.auth.authorization as string });
+    try {
+      device.subscribe({ query: ChartLayerChangesDocument.toString(), variables: { engineSymbolId: 1 } }, {
+        next: (r) => void seen.push((r.data as ChartLayerChangesSubscription).chartLayerChanges),
+        error: () => undefined,
+        complete: () => undefined,
+      });
+      other.subscribe({ query: ChartLayerChangesDocument.toString(), variables: {} }, {
+        next: (r) => void strangerSaw.push((r.data as ChartLayerChangesSubscription).chartLayerChanges),
+        error: () => undefined,
+        complete: () => undefined,
+      });
+      // Until the subscription is live, layer renames are the probe; then the scenario starts from a known revision.
+      let revision = layer.revision as string;
+      await pollUntil(async () => {
+        const r = await api(server.url, 'POST', LAYERS, { layer: { ...layer, name: `probe ${revision}` }, expectedRevision: revision }, me.auth);
+        revision = r.body.layer.revision;
+        return seen.length > 0;
+      }, 5000, 100);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toMatchObject({ change: 'LAYER_UPSERTED', layerId: layer.layerId, layer: { name: expect.stringMatching(/^probe/) } });
+
+      const made = await draw(me, layer.layerId, revision, { drawingId: 'seen-1', payload: Buffer.from('hello').toString('base64') });
+      // A refused write publishes nothing.
+      const stale = await api(server.url, 'POST', DRAWINGS, { drawing: drawing(layer.layerId), expectedLayerRevision: revision }, me.auth);
+      expect(stale.status).toBe(409);
+      // Another market's layer is filtered out of this subscription.
+      await newLayer(me, { engineSymbolId: 2 });
+      const removed = await api(server.url, 'DELETE', `${DRAWINGS}/seen-1`, undefined, me.auth);
+
+      const drawings = () => seen.filter((c) => c.change === 'DRAWINGS_CHANGED');
+      await pollUntil(() => drawings().length >= 2, 3000);
+      expect(drawings()).toHaveLength(2);
+      expect(seen.filter((c) => c.engineSymbolId !== 1)).toEqual([]);
+      expect(drawings()[0]).toMatchObject({
+        change: 'DRAWINGS_CHANGED',
+        layerId: layer.layerId,
+        engineSymbolId: 1,
+        revision: made.layerRevision,
+        layer: { layerId: layer.layerId, revision: made.layerRevision },
+        drawings: [{ ...made.drawing }],
+      });
+      expect(drawings()[1]).toMatchObject({
+        change: 'DRAWINGS_CHANGED',
+        revision: removed.body.layerRevision,
+        drawings: [{ drawingId: 'seen-1', deletedAtMs: removed.body.drawing.deletedAtMs }],
+      });
+      // The stranger's subscription is live (it sees its own layer), yet saw none of ours.
+      const theirs = await newLayer(stranger);
+      await pollUntil(() => strangerSaw.length > 0, 3000);
+      expect(strangerSaw.map((c) => c.layerId)).toEqual([theirs.layerId]);
+    } finally {
+      await device.dispose();
+      await other.dispose();
+    }
   });
 });
