@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES } from '../../src/services/layouts.ts';
+import {
+  DeleteLayoutDocument,
+  LayoutDocument,
+  LayoutsDocument,
+  LayoutTemplateDocument,
+  LayoutTemplatesDocument,
+  LayoutTemplateVersionDocument,
+  PublishLayoutDocument,
+  UpsertLayoutDocument,
+  UseLayoutTemplateDocument,
+} from '../generated/graphql/graphql.ts';
 import { api, liftLimits, newKeyPair, onboard, signed, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
+import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 
 const LAYOUTS = '/v1/layouts';
@@ -310,5 +322,51 @@ describe('REST: access and quotas', () => {
     expectProblem(rejected!, 429, 'RATE_LIMIT_EXCEEDED');
     expect(rejected!.body.rate_limit).toMatchObject({ operation_id: 'layout.mutate', policy_class: 'ACCOUNT_ADMIN' });
     expect((await api(server.url, 'GET', LAYOUTS, undefined, me.auth)).body.layouts).toHaveLength(admitted);
+  });
+});
+
+describe('GraphQL', () => {
+  it('runs layouts and templates through the same services, with REST field names and the same errors', async () => {
+    const me = await user();
+    const made = await gql(server.url, UpsertLayoutDocument, {
+      layout: { name: 'gql', isDefault: true, panelViewState: b64('p'), widgets: [{ widgetId: 'w1', widgetType: 'CHART', widgetConfig: b64('c') }] },
+    }, me.auth);
+    expect(made.body.errors).toBeUndefined();
+    const layout = made.body.data!.upsertLayout;
+    const rest = await api(server.url, 'GET', `${LAYOUTS}/${layout.layoutId}`, undefined, me.auth);
+    expect(rest.body.layout).toEqual(layout);
+    expect((await gql(server.url, LayoutDocument, { layoutId: layout.layoutId }, me.auth)).body.data!.viewer.layout).toEqual(layout);
+
+    const bad = await gql(server.url, UpsertLayoutDocument, { layout: { name: 'x', panelViewState: '***' } }, me.auth);
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', violations: [{ fieldPath: 'layout.panelViewState', ruleId: 'base64' }] });
+
+    const published = await gql(server.url, PublishLayoutDocument, { input: { layoutId: layout.layoutId, title: 'GQL template', tags: ['gql'], isListed: true, changelog: 'one' } }, me.auth);
+    expect(published.body.errors).toBeUndefined();
+    const { template, version } = published.body.data!.publishLayout;
+    expect(version).toBe(1);
+    const again = await gql(server.url, PublishLayoutDocument, { input: { layoutId: layout.layoutId, title: 'GQL template', changelog: 'two' } }, me.auth);
+    expect(again.body.data!.publishLayout.version).toBe(2);
+
+    const ref = template.template;
+    const restTemplate = (await api(server.url, 'GET', `${PUBLISHED}/${ref.ownerId}/${ref.templateId}`, undefined, me.auth)).body.template;
+    expect((await gql(server.url, LayoutTemplateDocument, ref, me.auth)).body.data!.viewer.layoutTemplate).toEqual(restTemplate);
+    const v1 = await gql(server.url, LayoutTemplateVersionDocument, { ...ref, version: 1 }, me.auth);
+    const restV1 = (await api(server.url, 'GET', `${PUBLISHED}/${ref.ownerId}/${ref.templateId}/versions/1`, undefined, me.auth)).body.templateVersion;
+    expect(v1.body.data!.viewer.layoutTemplateVersion).toEqual(restV1);
+    expect((await gql(server.url, LayoutTemplateVersionDocument, ref, me.auth)).body.data!.viewer.layoutTemplateVersion.changelog).toBe('two');
+
+    const found = await gql(server.url, LayoutTemplatesDocument, { ownerId: me.rootAccountId, orderBy: 'MOST_USED', first: 5 }, me.auth);
+    expect(found.body.data!.viewer.layoutTemplates.edges.map((e) => e.node.template.templateId)).toEqual([ref.templateId]);
+
+    const other = await user();
+    const used = await gql(server.url, UseLayoutTemplateDocument, { ...ref, version: 1, name: 'copied' }, other.auth);
+    expect(used.body.data!.useLayoutTemplate).toMatchObject({ name: 'copied', isDefault: false, widgets: layout.widgets });
+    const theirs = await gql(server.url, LayoutsDocument, {}, other.auth);
+    expect(theirs.body.data!.viewer.layouts.edges).toHaveLength(1);
+
+    const foreign = await gql(server.url, LayoutDocument, { layoutId: layout.layoutId }, other.auth);
+    expect(foreign.body.errors?.[0]?.extensions).toMatchObject({ code: 'LAYOUT_NOT_FOUND', status: 404 });
+    expect((await gql(server.url, DeleteLayoutDocument, { layoutId: layout.layoutId }, me.auth)).body.data!.deleteLayout).toBe(layout.layoutId);
+    expect((await gql(server.url, LayoutsDocument, {}, me.auth)).body.data!.viewer.layouts.edges).toEqual([]);
   });
 });
