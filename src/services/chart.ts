@@ -503,7 +503,8 @@ export function createChartService(deps: {
     /**
      * Creates or replaces one drawing if its layer is at `expectedLayerRevision`. The
      * client may choose `drawingId` (drawings made offline keep theirs). A drawing stays
-     * on its layer; writing a deleted one brings it back.
+     * on its layer; writing a deleted one brings it back (`deletedAtMs` is ignored here:
+     * deleting is its own operation).
      */
     async upsertChartDrawing(caller: Caller, input: { drawing: DrawingInput; expectedLayerRevision: bigint }) {
       const own = await write(caller, 'chart.mutate');

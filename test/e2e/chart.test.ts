@@ -217,9 +217,9 @@ describe('REST: drawings', () => {
       },
     });
     expect(Number(r.drawing.updatedAtMs)).toBeGreaterThanOrEqual(before);
-    // Replacing it: the same id, a new layer revision.
-    const again = await draw(me, layer.layerId, '2', { drawingId, type: 4 });
-    expect(again.drawing).toMatchObject({ drawingId, type: 4 });
+    // Replacing it: the same id, a new layer revision; deletedAtMs is the server's (deleting is its own operation).
+    const again = await draw(me, layer.layerId, '2', { drawingId, type: 4, deletedAtMs: '5' });
+    expect(again.drawing).toMatchObject({ drawingId, type: 4, deletedAtMs: '0' });
     expect(again.layerRevision).toBe('3');
     // An empty id is assigned by the server.
     const assigned = await draw(me, layer.layerId, '3', { drawingId: '' });

@@ -246,10 +246,8 @@ builder.mutationFields((t) => ({
   upsertChartDrawing: t.field({
     type: DrawingResult,
     args: { drawing: t.arg({ type: DrawingInputType, required: true }), expectedLayerRevision: t.arg({ type: 'Int64', required: true }) },
-    resolve: async (_root, { drawing, expectedLayerRevision }, ctx) => {
-      const { deletedAtMs: _d, ...input } = drawingOf(drawing, 'drawing');
-      return ctx.services.chart.upsertChartDrawing(callerOf(ctx), { drawing: input, expectedLayerRevision });
-    },
+    resolve: (_root, { drawing, expectedLayerRevision }, ctx) =>
+      ctx.services.chart.upsertChartDrawing(callerOf(ctx), { drawing: drawingOf(drawing, 'drawing'), expectedLayerRevision }),
   }),
   deleteChartDrawing: t.field({
     type: DrawingResult,

@@ -190,8 +190,7 @@ export function chartRoutes(s: Services) {
       body: z.strictObject({ drawing: drawingInput, expectedLayerRevision: nonNegativeInt64() }),
       response: drawingResult,
       handler: async ({ body }, ctx) => {
-        const { deletedAtMs: _d, ...drawing } = drawingOf(body.drawing);
-        const r = await chart.upsertChartDrawing(ctx.caller, { drawing, expectedLayerRevision: body.expectedLayerRevision });
+        const r = await chart.upsertChartDrawing(ctx.caller, { drawing: drawingOf(body.drawing), expectedLayerRevision: body.expectedLayerRevision });
         return { drawing: renderDrawing(r.drawing), layerRevision: toInt64(r.layerRevision) };
       },
     }),
