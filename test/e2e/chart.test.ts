@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../src/infra/clock.ts';
-import { MAX_DRAWING_PAYLOAD_BYTES, TOMBSTONE_RETENTION_MS } from '../../src/services/chart.ts';
+import { MAX_DRAWING_PAYLOAD_BYTES, MAX_DRAWINGS_PER_LAYER, MAX_LAYERS_PER_SYMBOL, TOMBSTONE_RETENTION_MS } from '../../src/services/chart.ts';
 import {
   ChartDrawingDocument,
   ChartDrawingsDocument,
@@ -259,6 +259,36 @@ describe('REST: drawings', () => {
     // Nothing of a refused write is kept: the other layer is still at revision 1.
     expect((await api(server.url, 'GET', `${LAYERS}/${other.layerId}`, undefined, me.auth)).body.layer.revision).toBe('1');
   });
+
+  it('limits: layers per market and live drawings per layer (tombstones do not count)', async () => {
+    const me = await user();
+    const prisma = server.database.prisma;
+    const owner = await prisma.account.findUniqueOrThrow({ where: { publicId: me.rootAccountId } });
+    await prisma.chartLayer.createMany({
+      data: Array.from({ length: MAX_LAYERS_PER_SYMBOL - 1 }, (_, i) => ({ ownerAccountId: owner.id, layerId: `seed-${i}`, engineSymbolId: 3, name: 's' })),
+    });
+    await newLayer(me, { engineSymbolId: 3 });
+    const full = await api(server.url, 'POST', LAYERS, { layer: { engineSymbolId: 3, name: 'one too many' }, expectedRevision: '0' }, me.auth);
+    expectProblem(full, 400, 'BAD_REQUEST');
+    expect(full.body.violations[0]).toMatchObject({ fieldPath: 'layer.engineSymbolId', ruleId: 'max-layers' });
+    // Other markets are counted apart.
+    await newLayer(me, { engineSymbolId: 2 });
+
+    const layer = await newLayer(me);
+    const base = { ownerAccountId: owner.id, layerOwnerAccountId: owner.id, layerId: layer.layerId, engineSymbolId: 1, type: 1, version: 1, payload: new Uint8Array(), clientUpdatedAtMs: 1n };
+    await prisma.chartDrawing.createMany({
+      data: Array.from({ length: MAX_DRAWINGS_PER_LAYER - 1 }, (_, i) => ({ ...base, drawingId: `seed-${i}` })),
+    });
+    await prisma.chartDrawing.create({ data: { ...base, drawingId: 'seed-tombstone', deletedAt: new Date() } });
+    const last = await draw(me, layer.layerId, '1');
+    const over = await api(server.url, 'POST', DRAWINGS, { drawing: drawing(layer.layerId), expectedLayerRevision: last.layerRevision }, me.auth);
+    expectProblem(over, 400, 'BAD_REQUEST');
+    expect(over.body.violations[0]).toMatchObject({ fieldPath: 'drawing.layer.layerId', ruleId: 'max-drawings' });
+    // Bringing back the tombstone would exceed it too; replacing a live drawing does not.
+    const revive = await api(server.url, 'POST', DRAWINGS, { drawing: drawing(layer.layerId, { drawingId: 'seed-tombstone' }), expectedLayerRevision: last.layerRevision }, me.auth);
+    expect(revive.body.violations[0].ruleId).toBe('max-drawings');
+    expect((await draw(me, layer.layerId, last.layerRevision, { drawingId: 'seed-1' })).layerRevision).toBe(String(BigInt(last.layerRevision) + 1n));
+  }, 60_000);
 
   it('deletes as a tombstone; delta sync returns changes since a time, tombstones included', async () => {
     const me = await user();

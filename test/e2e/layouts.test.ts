@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES } from '../../src/services/layouts.ts';
+import { MAX_LAYOUTS_PER_VIEWER, MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES, MAX_WIDGETS_PER_LAYOUT } from '../../src/services/layouts.ts';
 import {
   DeleteLayoutDocument,
   LayoutDocument,
@@ -109,6 +109,26 @@ describe('REST: layouts', () => {
       panelViewState: Buffer.alloc(MAX_PANEL_VIEW_STATE_BYTES).toString('base64'),
       widgets: [{ ...chartWidget, widgetConfig: Buffer.alloc(MAX_WIDGET_CONFIG_BYTES).toString('base64') }],
     });
+  });
+
+  it('limits: widgets per layout and layouts per viewer', async () => {
+    const me = await user();
+    const widgets = (n: number) => Array.from({ length: n }, (_, i) => ({ widgetId: `w${i}`, widgetType: 'TRADES', widgetConfig: '' }));
+    await save(me, { widgets: widgets(MAX_WIDGETS_PER_LAYOUT) });
+    const many = await api(server.url, 'POST', LAYOUTS, { layout: { layoutId: '0', name: 'n', widgets: widgets(MAX_WIDGETS_PER_LAYOUT + 1) } }, me.auth);
+    expect(many.body.violations[0]).toMatchObject({ fieldPath: 'layout.widgets', ruleId: 'max-widgets' });
+
+    const prisma = server.database.prisma;
+    const viewer = await prisma.account.findUniqueOrThrow({ where: { publicId: me.rootAccountId } });
+    await prisma.layout.createMany({
+      data: Array.from({ length: MAX_LAYOUTS_PER_VIEWER - 2 }, (_, i) => ({ viewerAccountId: viewer.id, layoutId: BigInt(i + 1), name: 's', panelViewState: new Uint8Array() })),
+    });
+    const last = await save(me, {});
+    const over = await api(server.url, 'POST', LAYOUTS, { layout: { layoutId: '0', name: 'over' } }, me.auth);
+    expectProblem(over, 400, 'BAD_REQUEST');
+    expect(over.body.violations[0].ruleId).toBe('max-layouts');
+    // Updating one is still fine.
+    expect((await save(me, { ...last, name: 'renamed' })).name).toBe('renamed');
   });
 
   it('one default per viewer: setting it clears the previous one', async () => {
