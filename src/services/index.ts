@@ -6,6 +6,8 @@ import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { createAddressBookService } from './addressBook.ts';
 import { createApiKeyService } from './apiKeys.ts';
+import { createChartService } from './chart.ts';
+import { createLayoutService } from './layouts.ts';
 import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
 import { createRateLimiter } from './rateLimits.ts';
@@ -87,6 +89,8 @@ export async function createServices(deps: ServiceDeps) {
     subaccounts: createSubaccountService({ db, clock, pageTokens, limiter }),
     addressBook: createAddressBookService({ db, clock, pageTokens, limiter }),
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
+    layouts: createLayoutService({ db, clock, pageTokens, limiter }),
+    chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix }),
   };
 }
 

@@ -87,6 +87,11 @@ export const OPERATIONS = {
   'account.create_subaccount': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'account.accept_terms': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'address_book.mutate': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  // Layouts and templates are profile data; chart edits are smaller and more frequent, at half the cost.
+  'layout.mutate': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  'layout.publish': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  'chart.mutate': { pool: 'ACCOUNT_ADMIN', cost: 1 },
+  'chart.sync': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'security.api_policy_mutate': { pool: 'ACCOUNT_SECURITY', cost: 2 },
   'security.api_key_create': { pool: 'ACCOUNT_SECURITY', cost: 5 },
   'security.api_key_update': { pool: 'ACCOUNT_SECURITY', cost: 5 },

@@ -1,7 +1,9 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
 import './types/addressBook.ts';
+import './types/chart.ts';
 import './types/identity.ts';
+import './types/layouts.ts';
 import './types/ledger.ts';
 import './types/rateLimits.ts';
 import './types/serverInfo.ts';

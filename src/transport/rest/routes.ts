@@ -3,6 +3,8 @@ import type { RouteSpec } from './route.ts';
 import { addressBookRoutes } from './routes/addressBook.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
 import { authRoutes } from './routes/auth.ts';
+import { chartRoutes } from './routes/chart.ts';
+import { layoutRoutes } from './routes/layouts.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { rateLimitRoutes } from './routes/rateLimits.ts';
 import { tradingRoutes } from './routes/trading.ts';
@@ -12,5 +14,5 @@ import { tradingRoutes } from './routes/trading.ts';
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services)];
 }

@@ -1,0 +1,258 @@
+import {
+  LAYOUTS_LIST_DEFAULT,
+  TEMPLATES_LIST_DEFAULT,
+  WIDGET_TYPES,
+  type LayoutTemplateVersionView,
+  type LayoutTemplateView,
+  type LayoutView,
+  type TemplateRef,
+  type WidgetView,
+} from '../../../services/layouts.ts';
+import { builder } from '../builder.ts';
+import { decodeBytes, encodeBytes } from '../bytes.ts';
+import { callerOf, connectionFromPage } from '../connections.ts';
+import { ViewerRef } from './viewer.ts';
+
+/**
+ * Layouts and templates over GraphQL: the same service calls as /v1
+ * (routes/layouts.ts) with the same field names; bytes are base64 text.
+ */
+
+const WidgetType = builder.enumType('LayoutWidgetType', { values: WIDGET_TYPES });
+const TemplateOrder = builder.enumType('LayoutTemplateOrder', { values: ['NEWEST', 'MOST_USED'] as const });
+
+const Widget = builder.objectRef<WidgetView>('LayoutWidget').implement({
+  fields: (t) => ({
+    widgetId: t.exposeString('widgetId'),
+    widgetType: t.field({ type: WidgetType, resolve: (w) => w.widgetType }),
+    widgetConfig: t.string({ description: 'base64, decoded according to widgetType', resolve: (w) => encodeBytes(w.widgetConfig) }),
+  }),
+});
+
+const Layout = builder.objectRef<LayoutView>('Layout').implement({
+  description: 'A saved UI layout (spec 2.5)',
+  fields: (t) => ({
+    viewerId: t.field({ type: 'Int64', resolve: (l) => l.viewerId }),
+    layoutId: t.field({ type: 'Int64', resolve: (l) => l.layoutId }),
+    name: t.exposeString('name'),
+    isDefault: t.exposeBoolean('isDefault'),
+    panelViewState: t.string({ description: 'base64', resolve: (l) => encodeBytes(l.panelViewState) }),
+    widgets: t.field({ type: [Widget], resolve: (l) => l.widgets }),
+    updatedAtMs: t.field({ type: 'Int64', resolve: (l) => l.updatedAtMs }),
+  }),
+});
+
+const TemplateRefType = builder.objectRef<TemplateRef>('LayoutTemplateRef').implement({
+  fields: (t) => ({ ownerId: t.exposeString('ownerId'), templateId: t.exposeString('templateId') }),
+});
+
+const Template = builder.objectRef<LayoutTemplateView>('LayoutTemplate').implement({
+  description: 'A published layout (spec 2.5)',
+  fields: (t) => ({
+    template: t.field({ type: TemplateRefType, resolve: (v) => v.template }),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    tags: t.exposeStringList('tags'),
+    isListed: t.exposeBoolean('isListed'),
+    latestVersion: t.exposeInt('latestVersion'),
+    publishedAtMs: t.field({ type: 'Int64', resolve: (v) => v.publishedAtMs }),
+    updatedAtMs: t.field({ type: 'Int64', resolve: (v) => v.updatedAtMs }),
+  }),
+});
+
+const Snapshot = builder.objectRef<LayoutTemplateVersionView['layout']>('LayoutSnapshot').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    panelViewState: t.string({ description: 'base64', resolve: (l) => encodeBytes(l.panelViewState) }),
+    widgets: t.field({ type: [Widget], resolve: (l) => l.widgets }),
+  }),
+});
+
+const Version = builder.objectRef<LayoutTemplateVersionView>('LayoutTemplateVersion').implement({
+  description: 'One immutable publish of a template',
+  fields: (t) => ({
+    template: t.field({ type: TemplateRefType, resolve: (v) => v.template }),
+    version: t.exposeInt('version'),
+    changelog: t.exposeString('changelog'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    tags: t.exposeStringList('tags'),
+    layout: t.field({ type: Snapshot, resolve: (v) => v.layout }),
+    publishedAtMs: t.field({ type: 'Int64', resolve: (v) => v.publishedAtMs }),
+  }),
+});
+
+const PublishResult = builder.objectRef<{ template: LayoutTemplateView; version: number }>('PublishLayoutResult').implement({
+  fields: (t) => ({
+    template: t.field({ type: Template, resolve: (r) => r.template }),
+    version: t.exposeInt('version', { description: 'The immutable version this publish created' }),
+  }),
+});
+
+builder.objectFields(ViewerRef, (t) => ({
+  layouts: t.connection(
+    {
+      type: Layout,
+      description: 'The caller’s layouts, most recently updated first',
+      resolve: (caller, args, ctx) =>
+        connectionFromPage(args, LAYOUTS_LIST_DEFAULT, async (page) => {
+          const r = await ctx.services.layouts.listLayouts(caller, page);
+          return { items: r.layouts, nextPageToken: r.nextPageToken };
+        }),
+    },
+    { name: 'LayoutConnection' },
+    { name: 'LayoutEdge' },
+  ),
+  layout: t.field({
+    type: Layout,
+    args: { layoutId: t.arg({ type: 'Int64', required: true }) },
+    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayout(caller, args)).layout,
+  }),
+  layoutTemplates: t.connection(
+    {
+      type: Template,
+      description: 'Listed templates by tag and/or title fragment; with ownerId = your own id, your unlisted ones too',
+      args: {
+        tag: t.arg.string(),
+        query: t.arg.string(),
+        ownerId: t.arg.string(),
+        orderBy: t.arg({ type: TemplateOrder }),
+      },
+      resolve: (caller, args, ctx) =>
+        connectionFromPage(args, TEMPLATES_LIST_DEFAULT, async (page) => {
+          const r = await ctx.services.layouts.listLayoutTemplates(caller, {
+            ...page,
+            ...(args.tag != null ? { tag: args.tag } : {}),
+            ...(args.query != null ? { query: args.query } : {}),
+            ...(args.ownerId != null ? { ownerId: args.ownerId } : {}),
+            ...(args.orderBy != null ? { orderBy: args.orderBy } : {}),
+          });
+          return { items: r.templates, nextPageToken: r.nextPageToken };
+        }),
+    },
+    { name: 'LayoutTemplateConnection' },
+    { name: 'LayoutTemplateEdge' },
+  ),
+  layoutTemplate: t.field({
+    type: Template,
+    description: 'Any template by its id, listed or not',
+    args: { ownerId: t.arg.string({ required: true }), templateId: t.arg.string({ required: true }) },
+    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayoutTemplate(caller, args)).template,
+  }),
+  layoutTemplateVersion: t.field({
+    type: Version,
+    args: {
+      ownerId: t.arg.string({ required: true }),
+      templateId: t.arg.string({ required: true }),
+      version: t.arg.int({ description: 'Omit for the latest' }),
+    },
+    resolve: async (caller, args, ctx) =>
+      (
+        await ctx.services.layouts.getLayoutTemplateVersion(caller, {
+          ownerId: args.ownerId,
+          templateId: args.templateId,
+          ...(args.version != null ? { version: args.version } : {}),
+        })
+      ).version,
+  }),
+}));
+
+const WidgetInput = builder.inputType('LayoutWidgetInput', {
+  fields: (t) => ({
+    widgetId: t.string({ required: true }),
+    widgetType: t.field({ type: WidgetType, required: true }),
+    widgetConfig: t.string({ required: true, description: 'base64' }),
+  }),
+});
+
+const LayoutInput = builder.inputType('LayoutInput', {
+  fields: (t) => ({
+    layoutId: t.field({ type: 'Int64', description: '0 or absent creates; otherwise one of your layouts' }),
+    name: t.string({ required: true }),
+    isDefault: t.boolean(),
+    panelViewState: t.string({ description: 'base64' }),
+    widgets: t.field({ type: [WidgetInput] }),
+  }),
+});
+
+const PublishInput = builder.inputType('PublishLayoutInput', {
+  fields: (t) => ({
+    layoutId: t.field({ type: 'Int64', required: true }),
+    title: t.string({ required: true }),
+    description: t.string(),
+    tags: t.stringList(),
+    isListed: t.boolean(),
+    changelog: t.string(),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  upsertLayout: t.field({
+    type: Layout,
+    args: { layout: t.arg({ type: LayoutInput, required: true }) },
+    resolve: async (_root, { layout }, ctx) =>
+      (
+        await ctx.services.layouts.upsertLayout(callerOf(ctx), {
+          layout: {
+            name: layout.name,
+            ...(layout.layoutId != null ? { layoutId: layout.layoutId } : {}),
+            ...(layout.isDefault != null ? { isDefault: layout.isDefault } : {}),
+            ...(layout.panelViewState != null ? { panelViewState: decodeBytes(layout.panelViewState, 'layout.panelViewState') } : {}),
+            ...(layout.widgets != null
+              ? {
+                  widgets: layout.widgets.map((w, i) => ({
+                    widgetId: w.widgetId,
+                    widgetType: w.widgetType,
+                    widgetConfig: decodeBytes(w.widgetConfig, `layout.widgets[${i}].widgetConfig`),
+                  })),
+                }
+              : {}),
+          },
+        })
+      ).layout,
+  }),
+  deleteLayout: t.field({
+    type: 'Int64',
+    description: 'The id of the deleted layout',
+    args: { layoutId: t.arg({ type: 'Int64', required: true }) },
+    resolve: async (_root, { layoutId }, ctx) => {
+      await ctx.services.layouts.deleteLayout(callerOf(ctx), { layoutId });
+      return layoutId;
+    },
+  }),
+  publishLayout: t.field({
+    type: PublishResult,
+    description: 'Publishes a saved layout as the next immutable version of its template',
+    args: { input: t.arg({ type: PublishInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.layouts.publishLayout(callerOf(ctx), {
+        layoutId: input.layoutId,
+        title: input.title,
+        ...(input.description != null ? { description: input.description } : {}),
+        ...(input.tags != null ? { tags: input.tags } : {}),
+        ...(input.isListed != null ? { isListed: input.isListed } : {}),
+        ...(input.changelog != null ? { changelog: input.changelog } : {}),
+      }),
+  }),
+  useLayoutTemplate: t.field({
+    type: Layout,
+    description: 'Copies a template version (the latest when omitted) into your layouts',
+    args: {
+      ownerId: t.arg.string({ required: true }),
+      templateId: t.arg.string({ required: true }),
+      version: t.arg.int(),
+      name: t.arg.string(),
+      isDefault: t.arg.boolean(),
+    },
+    resolve: async (_root, args, ctx) =>
+      (
+        await ctx.services.layouts.useLayoutTemplate(callerOf(ctx), {
+          ownerId: args.ownerId,
+          templateId: args.templateId,
+          ...(args.version != null ? { version: args.version } : {}),
+          ...(args.name != null ? { name: args.name } : {}),
+          ...(args.isDefault != null ? { isDefault: args.isDefault } : {}),
+        })
+      ).layout,
+  }),
+}));
