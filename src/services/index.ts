@@ -13,6 +13,7 @@ import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
+import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
 import { createLedgerService } from './trading/ledger.ts';
 import { createOrdersService } from './trading/orders.ts';
@@ -87,6 +88,7 @@ export async function createServices(deps: ServiceDeps) {
     subaccounts: createSubaccountService({ db, clock, pageTokens, limiter }),
     addressBook: createAddressBookService({ db, clock, pageTokens, limiter }),
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
+    whiteboards: createWhiteboardService({ db, clock, pageTokens, events: store.events, topicPrefix: store.keyPrefix }),
   };
 }
 
