@@ -64,6 +64,8 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
     closes,
     synced,
     destroy() {
+      // ws reports closing a socket that is still connecting as an 'error' event.
+      (websocketProvider.webSocket as unknown as WebSocket | null)?.on?.('error', () => undefined);
       provider.destroy();
       websocketProvider.destroy();
       doc.destroy();

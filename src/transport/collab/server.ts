@@ -78,11 +78,21 @@ export function createCollab(deps: CollabDeps) {
   }
 
   let server: Server | undefined;
+  let closing = false;
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== COLLAB_PATH) return;
+    // While shutting down, reconnecting clients are turned away at once (a socket left
+    // unanswered would hold the HTTP server's close open).
+    if (closing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const clientIp = clientAddress(req, trust);
     void admitted(clientIp).then((ok) => {
       wss.handleUpgrade(req, socket, head, (ws) => {
+        // ws reports a frame over maxPayload (and other protocol errors) as an 'error'
+        // event before it closes the socket (1009); unheard, it would end the process.
+        ws.on('error', (err) => deps.logger.info({ err: err.message, clientIp }, 'room socket closed on a protocol error'));
         if (!ok) ws.close(CLOSE.connectRate.code, CLOSE.connectRate.reason);
         else hocuspocus.handleConnection(ws, req, { clientIp });
       });
@@ -101,7 +111,7 @@ export function createCollab(deps: CollabDeps) {
      * connections closed (clients reconnect to another process).
      */
     async close() {
-      server?.off('upgrade', onUpgrade);
+      closing = true;
       await persistence.flush(hocuspocus);
       for (const client of wss.clients) client.close(CLOSE.shuttingDown.code, CLOSE.shuttingDown.reason);
       wss.close();
@@ -110,6 +120,7 @@ export function createCollab(deps: CollabDeps) {
       const deadline = Date.now() + 3_000;
       while (hocuspocus.getDocumentsCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
+      server?.off('upgrade', onUpgrade);
     },
   };
 }
