@@ -107,7 +107,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     whiteboards: services.whiteboards,
     authenticator: services.authenticator,
     store,
-    redis: config.redis,
+    redisUrl: config.redis.kind === 'redis' ? config.redis.url : undefined,
     logger,
     trustProxy: config.http.trustProxy,
     ...(options.roomLimits ? { limits: options.roomLimits } : {}),

@@ -35,7 +35,7 @@ const collab = createCollab({
   whiteboards,
   authenticator: createAuthenticator({ db, store, clock }),
   store,
-  redis: config.redis,
+  redisUrl: config.redis.kind === 'redis' ? config.redis.url : undefined,
   logger,
   trustProxy: config.http.trustProxy,
 });

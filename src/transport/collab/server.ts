@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { Authenticator } from '../../auth/authenticate.ts';
-import type { Config, TrustProxy } from '../../config.ts';
+import type { TrustProxy } from '../../config.ts';
 import { scale } from '../../domain/ratelimit/tokenBucket.ts';
 import type { SharedStore } from '../../infra/redis.ts';
 import type { WhiteboardService } from '../../services/whiteboards.ts';
@@ -21,8 +21,8 @@ export interface CollabDeps {
   whiteboards: WhiteboardService;
   authenticator: Authenticator;
   store: SharedStore;
-  /** Redis settings; rooms of several processes meet there only when it is real Redis. */
-  redis: Config['redis'];
+  /** Rooms of several processes meet through Redis (under the store's key prefix) only when one is configured. */
+  redisUrl: string | undefined;
   logger: Logger;
   trustProxy: TrustProxy;
   limits?: Partial<RoomLimits>;
@@ -52,11 +52,11 @@ export function createCollab(deps: CollabDeps) {
     persistence,
     new RoomAccessChanges({ whiteboards: deps.whiteboards, authenticator: deps.authenticator, logger: deps.logger }),
   ];
-  if (deps.redis.kind === 'redis') {
-    const url = deps.redis.url;
+  if (deps.store.kind === 'redis' && deps.redisUrl) {
+    const url = deps.redisUrl;
     extensions.push(
       new RoomFanOut({
-        prefix: `${deps.redis.keyPrefix}collab`,
+        prefix: `${deps.store.keyPrefix}collab`,
         createClient: () => new Redis(url, { maxRetriesPerRequest: null }),
       }),
     );
