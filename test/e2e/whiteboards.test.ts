@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, onboard, signed, signIn, type SignedIn } from '../helpers/auth.ts';
+import {
+  CreateWhiteboardDocument,
+  RemoveWhiteboardMemberDocument,
+  SetWhiteboardMemberDocument,
+  UpdateWhiteboardDocument,
+  WhiteboardDocument,
+  WhiteboardsDocument,
+} from '../generated/graphql/graphql.ts';
+import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { BOARDS, createBoard, keyFor } from '../helpers/rooms.ts';
 
@@ -183,5 +192,43 @@ describe('whiteboards over /v1', () => {
     const read = await signed(server.url, reader, 'GET', `${BOARDS}/${made.body.board.boardId}`);
     expect(read.body.access).toEqual({ role: 'OWNER', permissions: { canView: true, canEdit: false, canManage: false } });
     expectProblem(await signed(server.url, blind, 'GET', BOARDS), 403, 'MISSING_PERMISSION');
+  });
+});
+
+describe('whiteboards over GraphQL: the same services', () => {
+  it('creates, reads, lists, manages members and settings like /v1', async () => {
+    const owner = await signIn(server.url);
+    const guest = await signIn(server.url);
+    const snapshot = { elements: [{ id: 'a', type: 'line' }], version: 2 };
+    const made = await gql(
+      server.url,
+      CreateWhiteboardDocument,
+      { input: { title: 'gql board', audience: 'PRIVATE', initialSnapshotJson: JSON.stringify(snapshot) } },
+      owner.auth,
+    );
+    expect(made.body.errors).toBeUndefined();
+    const item = made.body.data!.createWhiteboard;
+    const rest = await get(owner, item.board.boardId);
+    expect(item.board).toEqual({ ...rest.body.board, archivedAt: null, initialSnapshot: { elementsJson: JSON.stringify(snapshot.elements), version: 2 } });
+    expect(item.access).toEqual(rest.body.access);
+
+    const shared = await gql(server.url, SetWhiteboardMemberDocument, { boardId: item.board.boardId, accountId: guest.rootAccountId, role: 'EDITOR' }, owner.auth);
+    expect(shared.body.data!.setWhiteboardMember.board.accessVersion).toBe('2');
+    const seen = await gql(server.url, WhiteboardDocument, { boardId: item.board.boardId }, guest.auth);
+    expect(seen.body.data!.viewer.whiteboard.access).toEqual({ role: 'EDITOR', permissions: { canView: true, canEdit: true, canManage: false } });
+    const list = await gql(server.url, WhiteboardsDocument, { first: 10 }, guest.auth);
+    expect(list.body.data!.viewer.whiteboards.edges.map((e) => e.node.board.boardId)).toEqual([item.board.boardId]);
+
+    const denied = await gql(server.url, UpdateWhiteboardDocument, { boardId: item.board.boardId, input: { title: 'x' } }, guest.auth);
+    expect(denied.body.errors?.[0]?.extensions).toMatchObject({ code: 'WHITEBOARD_MANAGE_DENIED', status: 403 });
+    const archived = await gql(server.url, UpdateWhiteboardDocument, { boardId: item.board.boardId, input: { archived: true } }, owner.auth);
+    expect(archived.body.data!.updateWhiteboard.board.archivedAt).toMatch(RFC3339);
+    expect(archived.body.data!.updateWhiteboard.board.accessVersion).toBe('3');
+    const removed = await gql(server.url, RemoveWhiteboardMemberDocument, { boardId: item.board.boardId, accountId: guest.rootAccountId }, owner.auth);
+    expect(removed.body.data!.removeWhiteboardMember.board.accessVersion).toBe('4');
+    const gone = await gql(server.url, WhiteboardDocument, { boardId: item.board.boardId }, guest.auth);
+    expect(gone.body.errors?.[0]?.extensions).toMatchObject({ code: 'WHITEBOARD_NOT_FOUND', status: 404 });
+    const badTitle = await gql(server.url, CreateWhiteboardDocument, { input: { title: 'é'.repeat(201) } }, owner.auth);
+    expect(badTitle.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 });
