@@ -161,6 +161,16 @@ describe('whiteboard rooms at /collab', () => {
     expect(await outcome(open(board.boardId, guest.token))).toBe('refused');
   });
 
+  it('a logout closes the session\'s open room connections at the next credential check', async () => {
+    const owner = await signIn(server.url);
+    const { board } = await createBoard(server.url, owner);
+    const a = open(board.boardId, owner.token);
+    expect(await outcome(a)).toBe('synced');
+    expect((await api(server.url, 'POST', '/v1/auth/logout', {}, owner.auth)).status).toBe(200);
+    await pollUntil(() => a.closes.length > 0, 7000);
+    expect(a.closes).toEqual(['CREDENTIALS_REVOKED']);
+  });
+
   it('stores edits after the debounce, and a restart keeps the document', async () => {
     const first = await testDatabase();
     const store = await testStore();
