@@ -44,9 +44,13 @@ export const CLOSE = {
   shuttingDown: { code: 1001, reason: 'server shutting down' },
 } as const;
 
-/** A refused authentication: Hocuspocus sends `reason` to the provider (authenticationFailed). */
+/**
+ * A refused authentication: Hocuspocus sends `reason` to the provider (authenticationFailed).
+ * The message is empty on purpose: Hocuspocus prints every hook error that has one to the
+ * console, and a refusal is an answer, not a fault (unexpected errors are logged by us).
+ */
 export function refusal(reason: string): Error & { reason: string } {
-  return Object.assign(new Error(reason), { reason });
+  return Object.assign(new Error(''), { reason });
 }
 
 /** A close of one room connection from a hook: Hocuspocus closes with this code and reason. */
