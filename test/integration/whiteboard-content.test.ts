@@ -49,7 +49,7 @@ const stateWith = (base: Uint8Array, key: string) => {
 };
 
 describe.each(engines)('stored whiteboard content on %s', (_name, open) => {
-  it('starts from the initial snapshot, and a store never drops what another copy stored first', async () => {
+  it('starts from the initial snapshot, a store never drops what another copy stored first, settings lock the row', async () => {
     const { database, dispose } = await open();
     try {
       const account = await database.prisma.account.create({ data: { publicId: `Wb${Date.now()}`, kind: 'ROOT' } });
@@ -76,6 +76,10 @@ describe.each(engines)('stored whiteboard content on %s', (_name, open) => {
       expect(merged.getMap('notes').toJSON()).toEqual({ first: 'first', second: 'second' });
       expect(yjsToScene(merged)).toEqual(scene);
       expect(await service.loadContent('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+
+      // Settings take the board's row lock on this engine too.
+      const archived = await service.updateWhiteboard(caller, { boardId: board.boardId, title: 'renamed', archived: true });
+      expect([archived.board.title, archived.board.accessVersion, archived.access.permissions.canEdit]).toEqual(['renamed', 2n, false]);
     } finally {
       await dispose();
     }
