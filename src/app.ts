@@ -11,6 +11,7 @@ import { Metrics } from './infra/metrics.ts';
 import { openSharedStore, type SharedStore } from './infra/redis.ts';
 import { createServices, type Services } from './services/index.ts';
 import { PageTokens } from './services/pageTokens.ts';
+import { createCollab, type Collab } from './transport/collab/server.ts';
 import { createGraphQL } from './transport/graphql/server.ts';
 import { createHttpServer, createLogger } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
@@ -25,6 +26,8 @@ export interface App {
   services: Services;
   database: Database;
   store: SharedStore;
+  /** Whiteboard rooms at /collab. */
+  collab: Collab;
   /** Listens on the configured port (0 picks a free one) and returns the bound URL. */
   listen(): Promise<string>;
   /** Stops accepting, drains in-flight requests, then closes the database and Redis. */
@@ -38,6 +41,8 @@ export interface CreateAppOptions {
   /** Open infrastructure to use instead of the configured one (tests share their own). */
   database?: Database;
   store?: SharedStore;
+  /** Whiteboard room limits other than the defaults (tests use small ones). */
+  roomLimits?: Parameters<typeof createCollab>[0]['limits'];
   /** Routes added after the /v1 table (tests exercise shared conventions with them). */
   extraRoutes?: RouteSpec[];
   /** What to do when this process loses its trading-engine lock (main.ts: exit). */
@@ -99,6 +104,16 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     extra: (app) => graphql.register(app),
   });
   const ws = graphql.attachWebSocket(http.server);
+  const collab = createCollab({
+    whiteboards: services.whiteboards,
+    authenticator: services.authenticator,
+    store,
+    redisUrl: config.redis.kind === 'redis' ? config.redis.url : undefined,
+    logger,
+    trustProxy: config.http.trustProxy,
+    ...(options.roomLimits ? { limits: options.roomLimits } : {}),
+  });
+  collab.attach(http.server);
 
   // API keys' last-use times travel through the shared store; the database catches up here.
   const flushLastUsed = () =>
@@ -130,6 +145,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     services,
     database,
     store,
+    collab,
     async listen() {
       return http.listen({ port: config.http.port, host: config.http.host });
     },
@@ -137,6 +153,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
       closing ??= (async () => {
         clearInterval(flushTimer);
         clearInterval(tradingTimer);
+        // Rooms first: their unstored edits need the database.
+        await collab.close();
         await ws.close();
         await http.close();
         await services.orders.engine.flushed();

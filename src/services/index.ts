@@ -15,6 +15,7 @@ import { createSubaccountService } from './subaccounts.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
+import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
 import { createLedgerService } from './trading/ledger.ts';
 import { createOrdersService } from './trading/orders.ts';
@@ -91,6 +92,7 @@ export async function createServices(deps: ServiceDeps) {
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
     layouts: createLayoutService({ db, clock, pageTokens, limiter }),
     chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix }),
+    whiteboards: createWhiteboardService({ db, clock, pageTokens, events: store.events, topicPrefix: store.keyPrefix }),
   };
 }
 

@@ -9,6 +9,7 @@ import './types/rateLimits.ts';
 import './types/serverInfo.ts';
 import './types/trading.ts';
 import './types/viewer.ts';
+import './types/whiteboards.ts';
 
 /** Every type module registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -8,11 +8,12 @@ import { layoutRoutes } from './routes/layouts.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { rateLimitRoutes } from './routes/rateLimits.ts';
 import { tradingRoutes } from './routes/trading.ts';
+import { whiteboardRoutes } from './routes/whiteboards.ts';
 
 /**
  * The /v1 route table: one entry per operation of the spec, each a single service call,
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services), ...whiteboardRoutes(services)];
 }

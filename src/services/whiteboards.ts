@@ -1,0 +1,366 @@
+import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import * as Y from 'yjs';
+import type { Caller } from '../auth/caller.ts';
+import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { PUBLIC_ID } from '../domain/ids.ts';
+import {
+  AUDIENCES,
+  checkEnum,
+  checkTitle,
+  DEFAULT_ROLES,
+  MEMBER_ROLES,
+  resolveAccess,
+  type Audience,
+  type DefaultRole,
+  type MemberRole,
+  type ResolvedAccess,
+} from '../domain/whiteboard.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Db } from '../infra/database.ts';
+import { requirePermission } from './access.ts';
+import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
+import { Publications } from './trading/publications.ts';
+import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whiteboardScene.ts';
+
+/**
+ * Whiteboards (spec 2.13, 4.8): metadata, sharing and the stored Y.Doc of each board.
+ * A board belongs to the caller's root account. Access is resolved in the domain
+ * (owner, ACL entry, audience; the highest role wins); a board the caller has no role on
+ * is 404. Reads need READ; writes (create, settings, members) need TRADE, the weakest
+ * permission that is not read-only, and the board role they name (canManage for settings
+ * and members). Every change of audience, default role, members or archive state
+ * increments `accessVersion` and is published after commit, so open rooms on every
+ * process re-resolve their connections' roles.
+ */
+
+export const WHITEBOARD_LIST_DEFAULT = 100;
+export const WHITEBOARD_LIST_MAX = 500;
+export const MAX_MEMBERS_PER_BOARD = 200;
+/** The permission writes need (docs/api-decisions.md, "Whiteboards"). */
+export const WHITEBOARD_WRITE_PERMISSION = 'TRADE' as const;
+
+const BOARD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface WhiteboardView {
+  boardId: string;
+  ownerAccountId: string;
+  title: string;
+  audience: Audience;
+  defaultRole: DefaultRole;
+  accessVersion: bigint;
+  initialSnapshot: Scene;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
+export interface WhiteboardItem {
+  board: WhiteboardView;
+  access: ResolvedAccess;
+}
+
+export interface WhiteboardAccessChanged {
+  boardId: string;
+  accessVersion: bigint;
+}
+
+const BOARD_INCLUDE = (rootAccountId: bigint) =>
+  ({
+    ownerAccount: { select: { publicId: true } },
+    aclEntries: { where: { principalAccountId: rootAccountId }, select: { role: true } },
+  }) satisfies Prisma.WhiteboardInclude;
+
+type BoardRow = Prisma.WhiteboardGetPayload<{ include: ReturnType<typeof BOARD_INCLUDE> }>;
+type Tx = Prisma.TransactionClient;
+
+const boardNotFound = () => new ApiError('not-found', 'whiteboard not found', { code: 'WHITEBOARD_NOT_FOUND' });
+
+function mayWrite(caller: Caller): boolean {
+  return caller.kind === 'session' || caller.permissions.has(WHITEBOARD_WRITE_PERMISSION);
+}
+
+function accessOf(row: BoardRow, caller: Caller): ResolvedAccess | undefined {
+  return resolveAccess(
+    {
+      isOwner: row.ownerAccountId === caller.rootAccountId,
+      memberRole: row.aclEntries[0]?.role as MemberRole | undefined,
+      audience: row.audience as Audience,
+      defaultRole: row.defaultRole as DefaultRole,
+      archived: row.archivedAt !== null,
+    },
+    mayWrite(caller),
+  );
+}
+
+function boardView(row: BoardRow): WhiteboardView {
+  const snapshot = row.initialSnapshot as unknown as Scene;
+  return {
+    boardId: row.boardId,
+    ownerAccountId: row.ownerAccount.publicId,
+    title: row.title,
+    audience: row.audience as Audience,
+    defaultRole: row.defaultRole as DefaultRole,
+    accessVersion: row.accessVersion,
+    initialSnapshot: snapshot ?? EMPTY_SCENE,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archivedAt: row.archivedAt,
+  };
+}
+
+interface UpdatedFirstCursor {
+  updatedAt: string;
+  id: string;
+  [key: string]: string;
+}
+
+export function createWhiteboardService(deps: {
+  db: Db;
+  clock: Clock;
+  pageTokens: PageTokens;
+  events: TypedEventTarget<CustomEvent>;
+  topicPrefix: string;
+}) {
+  const { db, clock, pageTokens } = deps;
+  const accessTopic = `${deps.topicPrefix}whiteboard-access`;
+  const publications = new Publications<WhiteboardAccessChanged>(deps.events);
+
+  async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
+    if (!BOARD_ID.test(boardId)) throw boardNotFound();
+    const row = await tx.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, include: BOARD_INCLUDE(caller.rootAccountId) });
+    const access = row ? accessOf(row, caller) : undefined;
+    if (!row || !access) throw boardNotFound();
+    return { row, access };
+  }
+
+  /** Settings and members: the board's canManage, within a transaction holding the board's row. */
+  async function manage<T>(caller: Caller, boardId: string, fn: (tx: Tx, row: BoardRow) => Promise<T>): Promise<T> {
+    requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+    return db.$transaction(async (tx) => {
+      if (!BOARD_ID.test(boardId)) throw boardNotFound();
+      await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+      const { row, access } = await findBoard(tx, caller, boardId);
+      if (!access.permissions.canManage) {
+        throw new ApiError('permission-denied', 'managing this board needs the MANAGER or OWNER role', { code: 'WHITEBOARD_MANAGE_DENIED' });
+      }
+      return fn(tx, row);
+    });
+  }
+
+  async function item(tx: Tx | Db, caller: Caller, id: bigint): Promise<WhiteboardItem> {
+    const row = await tx.whiteboard.findUniqueOrThrow({ where: { id }, include: BOARD_INCLUDE(caller.rootAccountId) });
+    return { board: boardView(row), access: accessOf(row, caller) ?? { role: 'VIEWER', permissions: { canView: false, canEdit: false, canManage: false } } };
+  }
+
+  function accessChanged(board: { boardId: string; accessVersion: bigint }): void {
+    publications.publish(accessTopic, { boardId: board.boardId, accessVersion: board.accessVersion });
+  }
+
+  /** The ACL target: any active root account other than the owner. */
+  async function memberAccount(tx: Tx, accountId: string): Promise<bigint> {
+    const notFound = () => new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
+    if (!PUBLIC_ID.test(accountId)) throw notFound();
+    const account = await tx.account.findFirst({ where: { publicId: accountId, kind: 'ROOT', status: 'ACTIVE' }, select: { id: true } });
+    if (!account) throw notFound();
+    return account.id;
+  }
+
+  return {
+    /**
+     * Boards the caller owns or is a member of, most recently updated first. Boards open
+     * to every signed-in account are reachable by id but listed only to owner and members.
+     */
+    async listWhiteboards(caller: Caller, input: { includeArchived?: boolean; limit?: number; pageToken?: string }) {
+      requirePermission(caller, 'READ');
+      const limit = pageLimit(input.limit, WHITEBOARD_LIST_MAX, WHITEBOARD_LIST_DEFAULT);
+      const includeArchived = input.includeArchived ?? false;
+      const binding = {
+        operation: 'listWhiteboards',
+        caller: caller.rootPublicId,
+        filters: { includeArchived, order: 'updatedAt desc' },
+      };
+      const cursor = pageTokens.decode<UpdatedFirstCursor>(input.pageToken, binding);
+      const rows = await db.whiteboard.findMany({
+        where: {
+          AND: [
+            { OR: [{ ownerAccountId: caller.rootAccountId }, { aclEntries: { some: { principalAccountId: caller.rootAccountId } } }] },
+            includeArchived ? {} : { archivedAt: null },
+            cursor
+              ? {
+                  OR: [
+                    { updatedAt: { lt: new Date(cursor.updatedAt) } },
+                    { updatedAt: new Date(cursor.updatedAt), id: { lt: BigInt(cursor.id) } },
+                  ],
+                }
+              : {},
+          ],
+        },
+        include: BOARD_INCLUDE(caller.rootAccountId),
+        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+      });
+      const page = toPage(rows, limit, pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
+      const boards: WhiteboardItem[] = [];
+      for (const row of page.items) {
+        const access = accessOf(row, caller);
+        if (access) boards.push({ board: boardView(row), access });
+      }
+      return { boards, nextPageToken: page.nextPageToken };
+    },
+
+    async getWhiteboard(caller: Caller, input: { boardId: string }): Promise<WhiteboardItem> {
+      requirePermission(caller, 'READ');
+      const { row, access } = await findBoard(db, caller, input.boardId);
+      return { board: boardView(row), access };
+    },
+
+    async createWhiteboard(
+      caller: Caller,
+      input: { title: string; audience?: string; defaultRole?: string; initialSnapshot?: unknown },
+    ): Promise<WhiteboardItem> {
+      requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+      const title = checkTitle(input.title);
+      const audience = checkEnum(AUDIENCES, input.audience ?? 'PRIVATE', 'audience');
+      const defaultRole = checkEnum(DEFAULT_ROLES, input.defaultRole ?? 'VIEWER', 'defaultRole');
+      const scene = input.initialSnapshot === undefined ? EMPTY_SCENE : checkScene(input.initialSnapshot);
+      const now = clock.now();
+      const row = await db.whiteboard.create({
+        data: {
+          ownerAccountId: caller.rootAccountId,
+          title,
+          audience,
+          defaultRole,
+          initialSnapshot: scene as unknown as Prisma.InputJsonValue,
+          yjsState: Buffer.from(sceneToYjsUpdate(scene)),
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: { id: true },
+      });
+      return item(db, caller, row.id);
+    },
+
+    /** Title, audience, default role, archive state; a field left out stays as it is. */
+    async updateWhiteboard(
+      caller: Caller,
+      input: { boardId: string; title?: string; audience?: string; defaultRole?: string; archived?: boolean },
+    ): Promise<WhiteboardItem> {
+      const title = input.title === undefined ? undefined : checkTitle(input.title);
+      const audience = input.audience === undefined ? undefined : checkEnum(AUDIENCES, input.audience, 'audience');
+      const defaultRole = input.defaultRole === undefined ? undefined : checkEnum(DEFAULT_ROLES, input.defaultRole, 'defaultRole');
+      const result = await manage(caller, input.boardId, async (tx, row) => {
+        const data: Prisma.WhiteboardUpdateInput = {};
+        let accessChange = false;
+        if (title !== undefined && title !== row.title) data.title = title;
+        if (audience !== undefined && audience !== row.audience) {
+          data.audience = audience;
+          accessChange = true;
+        }
+        if (defaultRole !== undefined && defaultRole !== row.defaultRole) {
+          data.defaultRole = defaultRole;
+          accessChange = true;
+        }
+        if (input.archived !== undefined && input.archived !== (row.archivedAt !== null)) {
+          data.archivedAt = input.archived ? clock.now() : null;
+          accessChange = true;
+        }
+        if (Object.keys(data).length === 0) return { item: await item(tx, caller, row.id), accessChange };
+        await tx.whiteboard.update({
+          where: { id: row.id },
+          data: { ...data, updatedAt: clock.now(), ...(accessChange ? { accessVersion: { increment: 1 } } : {}) },
+        });
+        return { item: await item(tx, caller, row.id), accessChange };
+      });
+      if (result.accessChange) accessChanged(result.item.board);
+      return result.item;
+    },
+
+    /** Adds a member or changes its role; setting the role it has changes nothing. */
+    async setWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string; role: string }): Promise<WhiteboardItem> {
+      const role = checkEnum(MEMBER_ROLES, input.role, 'role');
+      const result = await manage(caller, input.boardId, async (tx, row) => {
+        const principal = await memberAccount(tx, input.accountId);
+        if (principal === row.ownerAccountId) throw invalidArgument('accountId', 'is the board’s owner, whose role cannot change', 'owner');
+        const existing = await tx.whiteboardAclEntry.findUnique({
+          where: { whiteboardId_principalAccountId: { whiteboardId: row.id, principalAccountId: principal } },
+        });
+        if (existing?.role === role) return { item: await item(tx, caller, row.id), changed: false };
+        if (!existing && (await tx.whiteboardAclEntry.count({ where: { whiteboardId: row.id } })) >= MAX_MEMBERS_PER_BOARD) {
+          throw invalidArgument('accountId', `a board has at most ${MAX_MEMBERS_PER_BOARD} members`, 'max-members');
+        }
+        const now = clock.now();
+        await tx.whiteboardAclEntry.upsert({
+          where: { whiteboardId_principalAccountId: { whiteboardId: row.id, principalAccountId: principal } },
+          create: { whiteboardId: row.id, principalAccountId: principal, role, createdAt: now, updatedAt: now },
+          update: { role, updatedAt: now },
+        });
+        await tx.whiteboard.update({ where: { id: row.id }, data: { accessVersion: { increment: 1 }, updatedAt: now } });
+        return { item: await item(tx, caller, row.id), changed: true };
+      });
+      if (result.changed) accessChanged(result.item.board);
+      return result.item;
+    },
+
+    /** Idempotent: removing an account that is not a member changes nothing. */
+    async removeWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string }): Promise<WhiteboardItem> {
+      const result = await manage(caller, input.boardId, async (tx, row) => {
+        const principal = await memberAccount(tx, input.accountId);
+        const deleted = await tx.whiteboardAclEntry.deleteMany({ where: { whiteboardId: row.id, principalAccountId: principal } });
+        if (deleted.count === 0) return { item: await item(tx, caller, row.id), changed: false };
+        await tx.whiteboard.update({ where: { id: row.id }, data: { accessVersion: { increment: 1 }, updatedAt: clock.now() } });
+        // A manager who removed itself no longer sees the board: answer with what it had.
+        const after = await tx.whiteboard.findUniqueOrThrow({ where: { id: row.id }, include: BOARD_INCLUDE(caller.rootAccountId) });
+        const access = accessOf(after, caller);
+        return { item: { board: boardView(after), access: access ?? { role: 'VIEWER' as const, permissions: { canView: false, canEdit: false, canManage: false } } }, changed: true };
+      });
+      if (result.changed) accessChanged(result.item.board);
+      return result.item;
+    },
+
+    // ---- live rooms ------------------------------------------------------------------
+
+    /** The caller's access to a board for a room connection, or undefined (no board or no role). */
+    async roomAccess(caller: Caller, boardId: string): Promise<ResolvedAccess | undefined> {
+      if (caller.kind === 'apiKey' && !caller.permissions.has('READ')) return undefined;
+      return findBoard(db, caller, boardId).then(
+        (b) => b.access,
+        (err: unknown) => {
+          if (err instanceof ApiError && err.key === 'not-found') return undefined;
+          throw err;
+        },
+      );
+    },
+
+    /** The stored Y.Doc of a board (one Yjs update), or undefined when there is no board. */
+    async loadContent(boardId: string): Promise<Uint8Array | undefined> {
+      if (!BOARD_ID.test(boardId)) return undefined;
+      const row = await db.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, select: { yjsState: true } });
+      if (!row) return undefined;
+      return row.yjsState ?? new Uint8Array(0);
+    },
+
+    /**
+     * Stores a board's Y.Doc, merged with what is stored: a process holding an older copy
+     * can never drop updates another process stored first. Content edits make the board
+     * "recently updated" for the list.
+     */
+    async storeContent(boardId: string, state: Uint8Array): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const rows = await tx.$queryRaw<{ id: bigint; yjsState: Uint8Array | null }[]>`
+          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+        const row = rows[0];
+        if (!row) return;
+        const merged = row.yjsState && row.yjsState.length > 0 ? Y.mergeUpdates([row.yjsState, state]) : state;
+        await tx.whiteboard.update({ where: { id: row.id }, data: { yjsState: Buffer.from(merged), updatedAt: clock.now() } });
+      });
+    },
+
+    /** Access changes of every board, from every process, after commit. */
+    accessChanges(): AsyncIterableIterator<WhiteboardAccessChanged> {
+      return publications.subscribe(accessTopic);
+    },
+  };
+}
+
+export type WhiteboardService = ReturnType<typeof createWhiteboardService>;

@@ -1,0 +1,59 @@
+import type { Caller } from '../../auth/caller.ts';
+
+export const COLLAB_PATH = '/collab';
+
+/** What a room connection carries from upgrade to close. */
+export interface RoomContext {
+  clientIp: string;
+  caller: Caller;
+}
+
+/**
+ * The room limits (docs/api-decisions.md, "Whiteboards"). A client over one is closed
+ * with a reason; the server and the other connections go on.
+ */
+export interface RoomLimits {
+  /** One WebSocket frame; larger ones close the socket (1009). */
+  maxMessageBytes: number;
+  /** The board's Y.Doc as one update; an edit that would pass it closes that connection. */
+  maxDocumentBytes: number;
+  /** Open connections to one board on one process. */
+  maxConnectionsPerBoard: number;
+  /** WebSocket upgrades per client address per minute, across processes (shared store). */
+  connectAttemptsPerMinute: number;
+  /** Awareness messages per connection per second. */
+  awarenessPerSecond: number;
+}
+
+export const DEFAULT_ROOM_LIMITS: RoomLimits = {
+  maxMessageBytes: 1024 * 1024,
+  maxDocumentBytes: 16 * 1024 * 1024,
+  maxConnectionsPerBoard: 100,
+  connectAttemptsPerMinute: 60,
+  awarenessPerSecond: 30,
+};
+
+/** Close codes and reasons a client can act on. */
+export const CLOSE = {
+  accessRevoked: { code: 4403, reason: 'ACCESS_REVOKED' },
+  credentialsRevoked: { code: 4401, reason: 'CREDENTIALS_REVOKED' },
+  documentTooLarge: { code: 4413, reason: 'DOCUMENT_TOO_LARGE' },
+  awarenessRate: { code: 4429, reason: 'AWARENESS_RATE_EXCEEDED' },
+  connectRate: { code: 4429, reason: 'TOO_MANY_CONNECTION_ATTEMPTS' },
+  unreadable: { code: 4500, reason: 'BOARD_UNREADABLE' },
+  shuttingDown: { code: 1001, reason: 'server shutting down' },
+} as const;
+
+/**
+ * A refused authentication: Hocuspocus sends `reason` to the provider (authenticationFailed).
+ * The message is empty on purpose: Hocuspocus prints every hook error that has one to the
+ * console, and a refusal is an answer, not a fault (unexpected errors are logged by us).
+ */
+export function refusal(reason: string): Error & { reason: string } {
+  return Object.assign(new Error(''), { reason });
+}
+
+/** A close of one room connection from a hook: Hocuspocus closes with this code and reason. */
+export function closeWith(event: { code: number; reason: string }): Error & { code: number; reason: string } {
+  return Object.assign(new Error(event.reason), event);
+}

@@ -1,0 +1,149 @@
+import { invalidArgument } from '../../../domain/errors.ts';
+import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
+import type { Scene } from '../../../services/whiteboardScene.ts';
+import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardView } from '../../../services/whiteboards.ts';
+import { builder } from '../builder.ts';
+import { callerOf, connectionFromPage, defined } from '../connections.ts';
+import { ViewerRef } from './viewer.ts';
+
+/**
+ * Whiteboards over GraphQL: the same service calls as /v1 (routes/whiteboards.ts), the same
+ * field names. Scene elements are free-form objects and GraphQL has no type for those, so
+ * they travel as JSON text (`elementsJson`, `initialSnapshotJson`).
+ */
+
+const Audience = builder.enumType('WhiteboardAudience', { values: AUDIENCES });
+const DefaultRole = builder.enumType('WhiteboardDefaultRole', { values: DEFAULT_ROLES });
+const Role = builder.enumType('WhiteboardRole', { values: WHITEBOARD_ROLES });
+const MemberRole = builder.enumType('WhiteboardMemberRole', { values: MEMBER_ROLES });
+
+const SceneRef = builder.objectRef<Scene>('WhiteboardScene').implement({
+  description: 'An Excalidraw-style scene',
+  fields: (t) => ({
+    elementsJson: t.string({ description: 'The elements array as JSON text', resolve: (s) => JSON.stringify(s.elements) }),
+    version: t.exposeInt('version'),
+  }),
+});
+
+const Board = builder.objectRef<WhiteboardView>('Whiteboard').implement({
+  description: 'A collaborative whiteboard (spec 2.13); its live room is the WebSocket /collab, document name = boardId',
+  fields: (t) => ({
+    boardId: t.exposeString('boardId'),
+    ownerAccountId: t.exposeString('ownerAccountId'),
+    title: t.exposeString('title'),
+    audience: t.field({ type: Audience, resolve: (b) => b.audience }),
+    defaultRole: t.field({ type: DefaultRole, resolve: (b) => b.defaultRole }),
+    accessVersion: t.field({ type: 'Int64', resolve: (b) => b.accessVersion }),
+    initialSnapshot: t.field({ type: SceneRef, resolve: (b) => b.initialSnapshot }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (b) => b.archivedAt }),
+  }),
+});
+
+const PermissionsRef = builder.objectRef<Permissions>('WhiteboardPermissions').implement({
+  fields: (t) => ({
+    canView: t.exposeBoolean('canView'),
+    canEdit: t.exposeBoolean('canEdit'),
+    canManage: t.exposeBoolean('canManage'),
+  }),
+});
+
+const Access = builder.objectRef<ResolvedAccess>('WhiteboardAccess').implement({
+  description: "The caller's highest resolved role on a board, and what it allows",
+  fields: (t) => ({
+    role: t.field({ type: Role, resolve: (a) => a.role }),
+    permissions: t.field({ type: PermissionsRef, resolve: (a) => a.permissions }),
+  }),
+});
+
+const Item = builder.objectRef<WhiteboardItem>('WhiteboardItem').implement({
+  fields: (t) => ({
+    board: t.field({ type: Board, resolve: (i) => i.board }),
+    access: t.field({ type: Access, resolve: (i) => i.access }),
+  }),
+});
+
+builder.objectFields(ViewerRef, (t) => ({
+  whiteboards: t.connection(
+    {
+      type: Item,
+      description: 'Boards the caller owns or is a member of, most recently updated first',
+      args: { includeArchived: t.arg.boolean() },
+      resolve: (caller, args, ctx) =>
+        connectionFromPage(args, WHITEBOARD_LIST_DEFAULT, async (page) => {
+          const r = await ctx.services.whiteboards.listWhiteboards(caller, {
+            ...page,
+            ...(args.includeArchived != null ? { includeArchived: args.includeArchived } : {}),
+          });
+          return { items: r.boards, nextPageToken: r.nextPageToken };
+        }),
+    },
+    { name: 'WhiteboardItemConnection' },
+    { name: 'WhiteboardItemEdge' },
+  ),
+  whiteboard: t.field({
+    type: Item,
+    args: { boardId: t.arg.string({ required: true }) },
+    resolve: (caller, args, ctx) => ctx.services.whiteboards.getWhiteboard(caller, { boardId: args.boardId }),
+  }),
+}));
+
+const CreateInput = builder.inputType('CreateWhiteboardInput', {
+  fields: (t) => ({
+    title: t.string({ required: true }),
+    audience: t.field({ type: Audience, description: 'PRIVATE when omitted' }),
+    defaultRole: t.field({ type: DefaultRole, description: 'VIEWER when omitted' }),
+    initialSnapshotJson: t.string({ description: 'The initial scene {elements, version} as JSON text' }),
+  }),
+});
+
+const UpdateInput = builder.inputType('UpdateWhiteboardInput', {
+  fields: (t) => ({
+    title: t.string(),
+    audience: t.field({ type: Audience }),
+    defaultRole: t.field({ type: DefaultRole }),
+    archived: t.boolean(),
+  }),
+});
+
+function parseScene(json: string | null | undefined): unknown {
+  if (json == null) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    throw invalidArgument('initialSnapshotJson', 'is not JSON', 'json');
+  }
+}
+
+builder.mutationFields((t) => ({
+  createWhiteboard: t.field({
+    type: Item,
+    args: { input: t.arg({ type: CreateInput, required: true }) },
+    resolve: (_root, { input }, ctx) => {
+      const { initialSnapshotJson, ...rest } = defined(input) ?? { title: input.title };
+      const initialSnapshot = parseScene(initialSnapshotJson);
+      return ctx.services.whiteboards.createWhiteboard(callerOf(ctx), { ...rest, ...(initialSnapshot !== undefined ? { initialSnapshot } : {}) });
+    },
+  }),
+  updateWhiteboard: t.field({
+    type: Item,
+    description: 'Title, audience, default role, archive state (needs canManage)',
+    args: { boardId: t.arg.string({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: (_root, { boardId, input }, ctx) => ctx.services.whiteboards.updateWhiteboard(callerOf(ctx), { ...defined(input), boardId }),
+  }),
+  setWhiteboardMember: t.field({
+    type: Item,
+    args: {
+      boardId: t.arg.string({ required: true }),
+      accountId: t.arg.string({ required: true }),
+      role: t.arg({ type: MemberRole, required: true }),
+    },
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), args),
+  }),
+  removeWhiteboardMember: t.field({
+    type: Item,
+    args: { boardId: t.arg.string({ required: true }), accountId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.removeWhiteboardMember(callerOf(ctx), args),
+  }),
+}));

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES } from '../../../domain/whiteboard.ts';
+import type { Services } from '../../../services/index.ts';
+import { WHITEBOARD_LIST_MAX, type WhiteboardItem } from '../../../services/whiteboards.ts';
+import { queryBool, toInt64, toRfc3339 } from '../codec.ts';
+import { defineRoute } from '../route.ts';
+import { pageQuery } from '../schemas.ts';
+
+/**
+ * Collaboration (spec 2.13, 4.8). The list is exactly 4.8; create, get, settings and
+ * members are the routes issue 12 fixed for clients (docs/api-decisions.md, "Whiteboards").
+ * The live room of a board is the WebSocket at /collab (src/transport/collab).
+ */
+
+const sceneSchema = z.object({ elements: z.array(z.record(z.string(), z.unknown())), version: z.number().int() });
+const itemSchema = z.object({
+  board: z.object({
+    boardId: z.string(),
+    ownerAccountId: z.string(),
+    title: z.string(),
+    audience: z.enum(AUDIENCES),
+    defaultRole: z.enum(DEFAULT_ROLES),
+    accessVersion: z.string(),
+    initialSnapshot: sceneSchema,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    archivedAt: z.string().optional(),
+  }),
+  access: z.object({
+    role: z.enum(WHITEBOARD_ROLES),
+    permissions: z.object({ canView: z.boolean(), canEdit: z.boolean(), canManage: z.boolean() }),
+  }),
+});
+
+export const renderWhiteboard = ({ board, access }: WhiteboardItem) => ({
+  board: {
+    boardId: board.boardId,
+    ownerAccountId: board.ownerAccountId,
+    title: board.title,
+    audience: board.audience,
+    defaultRole: board.defaultRole,
+    accessVersion: toInt64(board.accessVersion),
+    initialSnapshot: board.initialSnapshot,
+    createdAt: toRfc3339(board.createdAt),
+    updatedAt: toRfc3339(board.updatedAt),
+    ...(board.archivedAt ? { archivedAt: toRfc3339(board.archivedAt) } : {}),
+  },
+  access: { role: access.role, permissions: { ...access.permissions } },
+});
+
+// Generous transport bounds only stop absurd input; the service holds the real rules.
+const text = () => z.string().max(4096);
+const boardParams = z.strictObject({ boardId: z.string().max(64) });
+const memberParams = z.strictObject({ boardId: z.string().max(64), accountId: z.string().max(64) });
+
+export function whiteboardRoutes(s: Services) {
+  const boards = s.whiteboards;
+  return [
+    defineRoute({
+      operationId: 'listWhiteboards',
+      method: 'GET',
+      url: '/v1/collab/whiteboards',
+      summary: 'List whiteboards visible to the caller, most recently updated first',
+      auth: 'caller',
+      query: z.strictObject({ includeArchived: queryBool().optional(), ...pageQuery(WHITEBOARD_LIST_MAX) }),
+      response: z.object({ boards: z.array(itemSchema), nextPageToken: z.string() }),
+      handler: async ({ query }, ctx) => {
+        const r = await boards.listWhiteboards(ctx.caller, query);
+        return { boards: r.boards.map(renderWhiteboard), nextPageToken: r.nextPageToken };
+      },
+    }),
+    defineRoute({
+      operationId: 'createWhiteboard',
+      method: 'POST',
+      url: '/v1/collab/whiteboards',
+      summary: 'Create a whiteboard owned by the caller',
+      auth: 'caller',
+      body: z.strictObject({
+        title: text(),
+        audience: text().optional(),
+        defaultRole: text().optional(),
+        initialSnapshot: z.unknown().optional(),
+      }),
+      response: itemSchema,
+      handler: async ({ body }, ctx) => renderWhiteboard(await boards.createWhiteboard(ctx.caller, body)),
+    }),
+    defineRoute({
+      operationId: 'getWhiteboard',
+      method: 'GET',
+      url: '/v1/collab/whiteboards/:boardId',
+      summary: 'Get one whiteboard and the caller’s access',
+      auth: 'caller',
+      params: boardParams,
+      response: itemSchema,
+      handler: async ({ params }, ctx) => renderWhiteboard(await boards.getWhiteboard(ctx.caller, params)),
+    }),
+    defineRoute({
+      operationId: 'updateWhiteboard',
+      method: 'PATCH',
+      url: '/v1/collab/whiteboards/:boardId',
+      summary: 'Change a whiteboard’s title, audience, default role or archive state',
+      auth: 'caller',
+      params: boardParams,
+      body: z.strictObject({
+        title: text().optional(),
+        audience: text().optional(),
+        defaultRole: text().optional(),
+        archived: z.boolean().optional(),
+      }),
+      response: itemSchema,
+      handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.updateWhiteboard(ctx.caller, { ...body, ...params })),
+    }),
+    defineRoute({
+      operationId: 'setWhiteboardMember',
+      method: 'PUT',
+      url: '/v1/collab/whiteboards/:boardId/members/:accountId',
+      summary: `Give an account a role on the board (${MEMBER_ROLES.join(', ')})`,
+      auth: 'caller',
+      params: memberParams,
+      body: z.strictObject({ role: text() }),
+      response: itemSchema,
+      handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.setWhiteboardMember(ctx.caller, { ...params, role: body.role })),
+    }),
+    defineRoute({
+      operationId: 'removeWhiteboardMember',
+      method: 'DELETE',
+      url: '/v1/collab/whiteboards/:boardId/members/:accountId',
+      summary: 'Remove an account’s role on the board',
+      auth: 'caller',
+      params: memberParams,
+      response: itemSchema,
+      handler: async ({ params }, ctx) => renderWhiteboard(await boards.removeWhiteboardMember(ctx.caller, params)),
+    }),
+  ];
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, signIn } from '../helpers/auth.ts';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
+import { startTestApp, testDatabase, testStore, type RunningApp } from '../helpers/infra.ts';
+import { BOARDS, createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { pollUntil } from '../helpers/wait.ts';
+
+/**
+ * Two server processes on one PostgreSQL schema and one Redis: this test's process runs
+ * the whole service, a child process runs src/roomsMain.ts (rooms only: a second full
+ * service refuses to start beside the trading engine's owner).
+ */
+let main: RunningApp;
+let database: Awaited<ReturnType<typeof testDatabase>>;
+let store: Awaited<ReturnType<typeof testStore>>;
+let child: ChildProcess;
+let childUrl: string;
+const rooms: Room[] = [];
+
+function startRoomsNode(): Promise<{ process: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/roomsMain.ts')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: 'true',
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: database.schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: store.keyPrefix,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.includes('serving /collab'));
+      if (line) resolve({ process: proc, url: `http://127.0.0.1:${JSON.parse(line).port}` });
+    });
+    proc.stderr!.on('data', () => undefined);
+    proc.once('exit', (code) => reject(new Error(`rooms node exited with ${code}: ${out}`)));
+  });
+}
+
+beforeAll(async () => {
+  database = await testDatabase();
+  store = await testStore();
+  main = await startTestApp({ database, store });
+  const node = await startRoomsNode();
+  child = node.process;
+  childUrl = node.url;
+}, 60_000);
+
+afterEach(() => {
+  for (const room of rooms.splice(0)) room.destroy();
+});
+
+afterAll(async () => {
+  for (const room of rooms.splice(0)) room.destroy();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await main?.close();
+});
+
+const open = (url: string, boardId: string, token: string) => {
+  const room = openRoom(url, boardId, token);
+  rooms.push(room);
+  return room;
+};
+
+describe('rooms on two processes sharing PostgreSQL and Redis', () => {
+  it('editors on different processes converge, and access changes reach the other process', async () => {
+    const owner = await signIn(main.url);
+    const guest = await signIn(main.url);
+    const { board } = await createBoard(main.url, owner, { title: 'two nodes', initialSnapshot: { elements: [{ id: 'x' }], version: 1 } });
+    await api(main.url, 'PUT', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, { role: 'EDITOR' }, owner.auth);
+    const a = open(main.url, board.boardId, owner.token);
+    const b = open(childUrl, board.boardId, guest.token);
+    expect(await outcome(a)).toBe('synced');
+    expect(await outcome(b)).toBe('synced');
+    expect(b.doc.getArray('elements').length).toBe(1);
+    for (let i = 0; i < 20; i++) {
+      texts(a).set(`a${i}`, String(i));
+      texts(b).set(`b${i}`, String(i));
+    }
+    await pollUntil(() => texts(a).size === 40 && texts(b).size === 40, 5000);
+    expect(texts(a).toJSON()).toEqual(texts(b).toJSON());
+    expect(texts(a).size).toBe(40);
+
+    // Revoked on the main process, closed on the rooms node.
+    await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, undefined, owner.auth);
+    await pollUntil(() => b.closes.length > 0, 1000);
+    expect(b.closes).toEqual(['ACCESS_REVOKED']);
+  });
+
+  it('a board edited through both processes is stored whole when the rooms node stops', async () => {
+    const owner = await signIn(main.url);
+    const { board } = await createBoard(main.url, owner);
+    const a = open(main.url, board.boardId, owner.token);
+    const b = open(childUrl, board.boardId, owner.token);
+    expect(await outcome(a)).toBe('synced');
+    expect(await outcome(b)).toBe('synced');
+    texts(a).set('via-main', '1');
+    texts(b).set('via-node', '1');
+    await pollUntil(() => texts(a).size === 2 && texts(b).size === 2, 5000);
+    expect(texts(a).toJSON()).toEqual({ 'via-main': '1', 'via-node': '1' });
+    expect(texts(b).toJSON()).toEqual(texts(a).toJSON());
+    b.provider.configuration.websocketProvider.shouldConnect = false;
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    a.destroy();
+    rooms.splice(rooms.indexOf(a), 1);
+    // Both processes stored their part; a fresh room sees the union.
+    await pollUntil(() => main.app.collab.hocuspocus.getDocumentsCount() === 0, 5000);
+    const c = open(main.url, board.boardId, owner.token);
+    expect(await outcome(c)).toBe('synced');
+    expect(texts(c).toJSON()).toEqual({ 'via-main': '1', 'via-node': '1' });
+  });
+});
