@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock, type Clock } from '../../src/infra/clock.ts';
 import { MAX_DRAWING_PAYLOAD_BYTES, MAX_DRAWINGS_PER_LAYER, MAX_LAYERS_PER_SYMBOL, TOMBSTONE_RETENTION_MS } from '../../src/services/chart.ts';
 import {
   ChartDrawingDocument,
@@ -19,19 +18,8 @@ import { api, liftLimits, newKeyPair, onboard, signed, signIn, type ClientKey, t
 import { gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { shiftableClock } from '../helpers/clock.ts';
 
-/** The server's clock, moved forward by the test so tombstones age when the test says. */
-function shiftableClock(): Clock & { skip(ms: number): void } {
-  const base = systemClock();
-  let offsetMs = 0;
-  return {
-    now: () => new Date(base.now().getTime() + offsetMs),
-    nowNs: () => base.nowNs() + BigInt(offsetMs) * 1_000_000n,
-    skip(ms) {
-      offsetMs += ms;
-    },
-  };
-}
 
 const LAYERS = '/v1/chart/layers';
 const DRAWINGS = '/v1/chart/drawings';

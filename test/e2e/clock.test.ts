@@ -1,24 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderUpdatesDocument } from '../generated/graphql/graphql.ts';
-import { systemClock, type Clock } from '../../src/infra/clock.ts';
 import { api } from '../helpers/auth.ts';
 import { wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { shiftableClock } from '../helpers/clock.ts';
 
-/** The server's clock, moved forward by the test so an expiry comes when the test says. */
-function shiftableClock(): Clock & { skip(ms: number): void } {
-  const base = systemClock();
-  let offsetMs = 0;
-  return {
-    now: () => new Date(base.now().getTime() + offsetMs),
-    nowNs: () => base.nowNs() + BigInt(offsetMs) * 1_000_000n,
-    skip(ms) {
-      offsetMs += ms;
-    },
-  };
-}
 
 const clock = shiftableClock();
 let server: RunningApp;

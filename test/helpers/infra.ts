@@ -149,3 +149,28 @@ async function startOwningApp(options: { env?: Record<string, string>; extraRout
     },
   };
 }
+
+/** The two database engines the service runs on, each opened fresh for one test. */
+export const databaseEngines: [string, () => Promise<{ database: Database; dispose(): Promise<void> }>][] = [
+  [
+    'PostgreSQL',
+    async () => {
+      const database = await testDatabase();
+      return { database, dispose: () => database.drop() };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const { dir, remove } = await tempDir();
+      const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+      return {
+        database,
+        async dispose() {
+          await database.close();
+          await remove();
+        },
+      };
+    },
+  ],
+];

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { loadMarkets } from '../../src/services/markets.ts';
 import { projectWriteSet } from '../../src/services/trading/persist.ts';
 import type { SqlQueryable } from '../../src/infra/migrations.ts';
 import { ensureSystemAccounts } from '../../src/services/trading/systemAccounts.ts';
 import { WriteSet } from '../../src/services/trading/writeSet.ts';
 import { api } from '../helpers/auth.ts';
-import { startTestApp, tempDir, testDatabase } from '../helpers/infra.ts';
+import { startTestApp, testDatabase } from '../helpers/infra.ts';
 import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { databaseEngines as engines } from '../helpers/infra.ts';
 
 /**
  * A batch is committed as one statement whose columns travel as PostgreSQL array
@@ -26,29 +26,6 @@ async function project(sql: SqlQueryable, ws: WriteSet, name: string, from?: big
 
 const AWKWARD_IDS = ['q"uo\\te,{x}', 'NULL', 'null', '{}', 'a,b"', '\\'];
 
-const engines: [string, () => Promise<{ database: Database; dispose(): Promise<void> }>][] = [
-  [
-    'PostgreSQL',
-    async () => {
-      const database = await testDatabase();
-      return { database, dispose: () => database.drop() };
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const { dir, remove } = await tempDir();
-      const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-      return {
-        database,
-        async dispose() {
-          await database.close();
-          await remove();
-        },
-      };
-    },
-  ],
-];
 
 describe.each(engines)('one-statement commit on %s', (_name, open) => {
   const cleanups: (() => Promise<void>)[] = [];

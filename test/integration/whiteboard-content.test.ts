@@ -2,44 +2,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
 import { createWhiteboardService } from '../../src/services/whiteboards.ts';
 import { yjsToScene } from '../../src/services/whiteboardScene.ts';
 import { systemClock } from '../../src/infra/clock.ts';
 import { signIn } from '../helpers/auth.ts';
-import { tempDir, testDatabase } from '../helpers/infra.ts';
+import { tempDir } from '../helpers/infra.ts';
 import { createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { databaseEngines as engines } from '../helpers/infra.ts';
 
 /**
  * A board's stored Y.Doc on both database engines: seeded from the snapshot, merged on
  * store. Opening PGlite (and migrating it) takes tens of seconds on a busy machine: hence
  * the longer timeouts.
  */
-const engines: [string, () => Promise<{ database: Database; dispose(): Promise<void> }>][] = [
-  [
-    'PostgreSQL',
-    async () => {
-      const database = await testDatabase();
-      return { database, dispose: () => database.drop() };
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const { dir, remove } = await tempDir();
-      const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-      return {
-        database,
-        async dispose() {
-          await database.close();
-          await remove();
-        },
-      };
-    },
-  ],
-];
 
 const stateWith = (base: Uint8Array, key: string) => {
   const doc = new Y.Doc();
