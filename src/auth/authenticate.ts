@@ -3,8 +3,9 @@ import { ApiError } from '../domain/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
-import type { ApiKeyCaller, Caller, Permission, SessionCaller } from './caller.ts';
+import { takeSignature, type ApiKeyCaller, type Caller, type Permission, type SessionCaller } from './caller.ts';
 import { ipAllowed } from './ipWhitelist.ts';
+import { LocalReplayGuard } from './localReplayGuard.ts';
 import { signingString, verifyEd25519 } from './signature.ts';
 
 /** What authentication needs of a request, whichever transport carried it. */
@@ -56,6 +57,7 @@ interface CachedKey {
 const LAST_USED_RESOLUTION_MS = 1_000;
 
 const unauthenticated = (code: string, detail: string) => new ApiError('unauthenticated', detail, { code });
+export const replayedRequest = () => unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
 
 export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(text).digest());
@@ -79,6 +81,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const keyCacheMs = options.keyCacheMs ?? 1_000;
   const keys = new Map<string, CachedKey>();
   const loading = new Map<string, Promise<CachedKey | undefined>>();
+  const localReplays = new LocalReplayGuard();
 
   /** Concurrent misses for one key share a single read. */
   function loadKey(keyId: string): Promise<CachedKey | undefined> {
@@ -139,17 +142,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
     assertUsable(key, now);
-    // Both writes go out in the same Redis round trip (auto-pipelining).
-    // Without the replay guard a signature cannot be accepted: a store failure is a 503.
+    // The signature is claimed later, in the request's one Redis call (see PendingSignature).
+    const replayKey = `sig:${signature}`;
+    if (localReplays.has(replayKey)) throw replayedRequest();
     const touch = now - key.lastUsedWrittenAt >= LAST_USED_RESOLUTION_MS;
     if (touch) key.lastUsedWrittenAt = now;
-    const [fresh] = await Promise.all([
-      store.setIfAbsent(`sig:${signature}`, '1', 2 * skewMs + 1_000),
-      touch ? store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }) : undefined,
-    ]).catch((err: unknown) => {
-      throw new ApiError('unavailable', 'the replay guard cannot be reached; retry later', { code: 'AUTH_STORE_UNAVAILABLE', cause: err });
-    });
-    if (!fresh) throw unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
     assertAllowedFrom(key, req.ip);
     return {
       kind: 'apiKey',
@@ -159,6 +156,12 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       keyDbId: key.row.id,
       ...(key.row.subaccountId !== null ? { subaccountId: key.row.subaccountId } : {}),
       permissions: new Set(key.row.permissions),
+      signature: {
+        key: replayKey,
+        ttlMs: 2 * skewMs + 1_000,
+        ...(touch ? { lastUsed: { hash: LAST_USED_HASH, field: keyId, value: String(now) } } : {}),
+        claimed: false,
+      },
     };
   }
 
@@ -219,6 +222,30 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       assertUsable(key, clock.now().getTime());
       assertAllowedFrom(key, ip);
       return { ...caller, permissions: new Set(key.row.permissions) };
+    },
+    /**
+     * Claims the signature of a request that charges no bucket (a read), before it reads
+     * anything. While the shared store is away the claim is kept by this process instead:
+     * reads keep working, and the signature is still refused a second time here.
+     */
+    async claimSignature(caller: Caller | undefined): Promise<void> {
+      const pending = takeSignature(caller);
+      if (!pending) return;
+      let fresh: boolean;
+      if (!store.available) {
+        fresh = localReplays.claim(pending.key, pending.ttlMs);
+      } else {
+        try {
+          const [first] = await Promise.all([
+            store.setIfAbsent(pending.key, '1', pending.ttlMs),
+            pending.lastUsed ? store.hashSet(pending.lastUsed.hash, { [pending.lastUsed.field]: pending.lastUsed.value }) : undefined,
+          ]);
+          fresh = first;
+        } catch {
+          fresh = localReplays.claim(pending.key, pending.ttlMs);
+        }
+      }
+      if (!fresh) throw replayedRequest();
     },
     /** Drops a key from this process's cache after it changes (revocation takes effect at once). */
     forgetKey(keyId: string) {

@@ -84,7 +84,8 @@ export function createApiKeyService(deps: {
   const { db, clock, store, pageTokens, terms, authenticator, limiter } = deps;
 
   async function render(rows: KeyRow[]): Promise<ApiKeyView[]> {
-    const recent = await store.hashGet(LAST_USED_HASH, rows.map((r) => r.keyId));
+    // While Redis is away the listing still answers, with the last use PostgreSQL has.
+    const recent = await store.hashGet(LAST_USED_HASH, rows.map((r) => r.keyId)).catch(() => [] as (string | undefined)[]);
     return rows.map((r, i) => {
       const fromStore = recent[i] !== undefined ? new Date(Number(recent[i])) : undefined;
       const lastUsedAt =

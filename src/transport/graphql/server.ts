@@ -71,6 +71,13 @@ export function toGraphQLError(err: unknown): GraphQLError {
   return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
 }
 
+function operationType(document: DocumentNode, operationName?: string | null): string | undefined {
+  const op = document.definitions.find(
+    (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  return op?.kind === Kind.OPERATION_DEFINITION ? op.operation : undefined;
+}
+
 /** The root fields an operation selects: a bounded label, unlike client-chosen names. */
 export function operationLabel(document: DocumentNode, operationName?: string | null): string {
   const op = document.definitions.find(
@@ -91,6 +98,22 @@ export function createGraphQL(deps: GraphQLDeps) {
       if (req && deps.onOperation) deps.onOperation(req, operationLabel(args.document, args.operationName));
     },
   };
+  // A signed query charges no bucket: its signature is claimed before it runs. A mutation's
+  // is claimed with its first charge, or after it when nothing was charged.
+  const signaturePlugin: Plugin<GraphQLContext & ServerContext> = {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const caller = (args.contextValue as GraphQLContext).caller;
+      if (!caller || operationType(args.document, args.operationName) === 'mutation') {
+        return { onExecuteDone: () => deps.services.authenticator.claimSignature(caller).catch(() => undefined) };
+      }
+      try {
+        await deps.services.authenticator.claimSignature(caller);
+      } catch (err) {
+        setResultAndStopExecution({ errors: [toGraphQLError(err)] });
+      }
+      return undefined;
+    },
+  };
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -105,7 +128,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         return masked;
       },
     },
-    plugins: [metricsPlugin],
+    plugins: [metricsPlugin, signaturePlugin],
     context: async ({ req, extra }) => {
       const caller = req
         ? (req.caller ?? (await deps.services.authenticator.authenticate(authRequestOf(req))))
@@ -167,6 +190,9 @@ export function createGraphQL(deps: GraphQLDeps) {
               const ip = clientAddress(ctx.extra.request, trust);
               ctx.extra.clientIp = ip;
               const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
+              // The connection's signature is used up here, once; its operations charge
+              // buckets (mutations) without claiming it again.
+              await deps.services.authenticator.claimSignature(caller);
               if (caller) {
                 ctx.extra.caller = caller;
                 const timer = setInterval(() => void recheck(ctx.extra), RECHECK_MS);
