@@ -25,6 +25,12 @@ export interface RedisEventBusOptions {
   codec: EventCodec;
   /** Messages kept for other processes while Redis is away; past it the oldest are dropped. */
   outboxLimit?: number;
+  /**
+   * After Redis comes back, how long the outbox waits before it is sent: other processes'
+   * subscriptions reconnect within about a second (their retry interval) and would miss
+   * what was sent before.
+   */
+  resendDelayMs?: number;
   onDropped?: (count: number) => void;
 }
 
@@ -57,7 +63,13 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
       const topics = [...this.listeners.keys()];
       if (topics.length > 0) options.subscriber.subscribe(...topics).catch(() => undefined);
     });
-    options.publisher.on('ready', () => void this.drain());
+    let lost = false;
+    options.publisher.on('close', () => (lost = true));
+    options.publisher.on('ready', () => {
+      if (!lost) return void this.drain();
+      lost = false;
+      setTimeout(() => void this.drain(), options.resendDelayMs ?? 1_500).unref();
+    });
   }
 
   addEventListener(topic: string, callback: EventListenerOrEventListenerObject | null): void {
@@ -95,7 +107,9 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
       const dropped = this.outbox.splice(0, this.outbox.length - this.outboxLimit).length;
       this.options.onDropped?.(dropped);
     }
-    void this.drain();
+    // While earlier messages wait (Redis away, or back but in its resend delay), this one
+    // waits behind them: order per topic is kept.
+    if (this.outbox.length === 1) void this.drain();
     return true;
   }
 
@@ -134,7 +148,12 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
           this.outbox.shift();
           i++;
         }
-        if (delivered < batch.length) break;
+        if (delivered < batch.length) {
+          // Refused or timed out on a live connection: try again shortly (a lost one
+          // resumes on its next 'ready').
+          if (this.options.publisher.status === 'ready') setTimeout(() => void this.drain(), 1_000).unref();
+          break;
+        }
       }
     } finally {
       this.draining = false;

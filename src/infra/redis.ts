@@ -61,6 +61,8 @@ export interface OpenSharedStoreOptions {
   commandTimeoutMs?: number;
   /** How long start-up waits for Redis before serving without it. */
   connectWaitMs?: number;
+  /** Events kept for other processes while Redis is away (see RedisEventBus). */
+  outboxLimit?: number;
   /** Told how many events other processes will miss (outbox overflow during an outage). */
   onEventsDropped?: (count: number) => void;
 }
@@ -92,6 +94,7 @@ export async function openSharedStore(
     publisher,
     subscriber,
     codec: EVENT_CODEC,
+    ...(options.outboxLimit ? { outboxLimit: options.outboxLimit } : {}),
     ...(options.onEventsDropped ? { onDropped: options.onEventsDropped } : {}),
   });
   return {
