@@ -5,6 +5,7 @@ import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { takeSignature, type ApiKeyCaller, type Caller, type Permission, type SessionCaller } from './caller.ts';
 import { ipAllowed } from './ipWhitelist.ts';
+import { CredentialWatch, type CredentialState } from './credentialWatch.ts';
 import { LocalReplayGuard } from './localReplayGuard.ts';
 import { signingString, verifyEd25519 } from './signature.ts';
 
@@ -82,6 +83,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const keys = new Map<string, CachedKey>();
   const loading = new Map<string, Promise<CachedKey | undefined>>();
   const localReplays = new LocalReplayGuard();
+  /** Bumped when a key changes: a read begun before the change must not refill the cache. */
+  const generations = new Map<string, number>();
 
   /** Concurrent misses for one key share a single read. */
   function loadKey(keyId: string): Promise<CachedKey | undefined> {
@@ -97,6 +100,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
   async function readKey(keyId: string): Promise<CachedKey | undefined> {
     const now = Date.now();
+    const generation = generations.get(keyId) ?? 0;
     const row = await db.apiKey.findUnique({
       where: { keyId },
       include: { policy: { select: { permissions: true } }, rootAccount: { select: { publicId: true } } },
@@ -121,7 +125,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       publicKey: row.publicKeyEd25519,
       lastUsedWrittenAt: keys.get(keyId)?.lastUsedWrittenAt ?? 0,
     };
-    keys.set(keyId, entry);
+    if ((generations.get(keyId) ?? 0) === generation) keys.set(keyId, entry);
     return entry;
   }
 
@@ -165,6 +169,41 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     };
   }
 
+  async function inspect(caller: Caller, ip: string): Promise<CredentialState> {
+    if (caller.kind === 'session') {
+      const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
+      if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+      return { caller, expiresAtMs: session.expiresAt.getTime() };
+    }
+    const key = await loadKey(caller.keyId);
+    if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    assertUsable(key, clock.now().getTime());
+    assertAllowedFrom(key, ip);
+    const { signature: _used, subaccountId: _scope, ...rest } = caller;
+    return {
+      caller: {
+        ...rest,
+        ...(key.row.subaccountId !== null ? { subaccountId: key.row.subaccountId } : {}),
+        permissions: new Set(key.row.permissions),
+      },
+      expiresAtMs: key.row.expiresAt?.getTime(),
+    };
+  }
+
+  const watcher = new CredentialWatch({
+    events: store.events,
+    topic: `${store.keyPrefix}credentials`,
+    inspect,
+    onChange(change) {
+      if ('apiKey' in change) {
+        generations.set(change.apiKey, (generations.get(change.apiKey) ?? 0) + 1);
+        keys.delete(change.apiKey);
+        loading.delete(change.apiKey);
+      }
+    },
+    now: () => clock.now().getTime(),
+  });
+
   async function authenticateSession(token: string): Promise<SessionCaller> {
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
     const session = await db.session.findUnique({
@@ -207,23 +246,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return undefined;
     },
     /**
-     * Whether a caller authenticated earlier may still act now (a long-lived graphql-ws
-     * connection): its key still active, unexpired, allowed from `ip`, with the permissions
-     * its policy has now; its session still open. Throws what a new request would get.
-     */
-    async recheck(caller: Caller, ip: string): Promise<Caller> {
-      if (caller.kind === 'session') {
-        const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
-        if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
-        return caller;
-      }
-      const key = await loadKey(caller.keyId);
-      if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
-      assertUsable(key, clock.now().getTime());
-      assertAllowedFrom(key, ip);
-      return { ...caller, permissions: new Set(key.row.permissions) };
-    },
-    /**
      * Claims the signature of a request that charges no bucket (a read), before it reads
      * anything. While the shared store is away the claim is kept by this process instead:
      * reads keep working, and the signature is still refused a second time here.
@@ -247,9 +269,21 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       }
       if (!fresh) throw replayedRequest();
     },
-    /** Drops a key from this process's cache after it changes (revocation takes effect at once). */
-    forgetKey(keyId: string) {
-      keys.delete(keyId);
+    /**
+     * Whether a caller authenticated earlier may still act now (a long-lived graphql-ws
+     * connection): its key still active, unexpired, allowed from `ip`, with the permissions
+     * its policy has now; its session still open. Throws what a new request would get.
+     */
+    inspect,
+    /** Follows a connection's credential: changes reach it by push (see CredentialWatch). */
+    watch: (state: CredentialState, ip: string) => watcher.watch(state, ip),
+    /** After a key's change is committed: every process drops it and its connections reload it. */
+    keyChanged(keyId: string) {
+      watcher.changed({ apiKey: keyId });
+    },
+    /** After a session is ended (logout): its connections close in every process. */
+    sessionEnded(sessionId: bigint) {
+      watcher.changed({ session: String(sessionId) });
     },
   };
 }

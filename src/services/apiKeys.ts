@@ -310,7 +310,7 @@ export function createApiKeyService(deps: {
           violations: [{ fieldPath: 'expectedRevision', message: 'is stale', ruleId: 'current-revision' }],
         });
       }
-      authenticator.forgetKey(keyId);
+      authenticator.keyChanged(keyId);
       return one(await db.apiKey.findUniqueOrThrow({ where: { id: current.id }, include: KEY_INCLUDE }));
     },
 
@@ -330,7 +330,7 @@ export function createApiKeyService(deps: {
         },
         include: KEY_INCLUDE,
       });
-      authenticator.forgetKey(keyId);
+      authenticator.keyChanged(keyId);
       return one(row);
     },
 
