@@ -2,7 +2,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderUpdatesDocument } from '../generated/graphql/graphql.ts';
-import { api, clientAddress, liftLimits, newKeyPair, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
+import { api, clientAddress, liftLimits, newKeyPair, signHeaders, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { apiKeyConnectionParams } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { placeOrder, trader } from '../helpers/trading.ts';
@@ -162,4 +162,52 @@ describe('credential changes on open graphql-ws sockets', () => {
     expectNothingAfter(o);
     expect(o.closeCode).toBe(4403);
   });
+
+  it('a subscription over HTTP (server-sent events) is followed too: detaching the policy ends it, and no later event is sent', async () => {
+    const key = await newKey();
+    const body = JSON.stringify({ query: OrderUpdatesDocument.toString() });
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-forwarded-for': address, ...signHeaders(key, 'POST', '/graphql', body) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const received = new Set<string>();
+    let text = '';
+    let ended = false;
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        for (const m of text.matchAll(/"orderId":"([^"]+)"/g)) received.add(m[1] as string);
+      }
+      ended = true;
+    })();
+    const before: string[] = [];
+    const after: string[] = [];
+    let changed = false;
+    let placing = true;
+    const place = async () => {
+      while (placing) {
+        const late = changed;
+        const r = await placeOrder(server.url, owner, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1000' } });
+        (late ? after : before).push(r.body.orderId);
+      }
+    };
+    const workers = [place(), place()];
+    await pollUntil(() => received.size >= 5, 5_000);
+    expect((await patchKey(key, { policyId: '' })).status).toBe(200);
+    changed = true;
+    await new Promise((r) => setTimeout(r, 1_000));
+    placing = false;
+    await Promise.all(workers);
+    await pollUntil(() => ended, 2_000);
+    expect(received.size).toBeGreaterThanOrEqual(5);
+    expect(after.length).toBeGreaterThan(5);
+    expect(after.filter((id) => received.has(id))).toEqual([]);
+    expect(text).toContain('MISSING_PERMISSION');
+    expect(ended).toBe(true);
+    await reading;
+  });
 });
+

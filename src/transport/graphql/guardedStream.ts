@@ -1,5 +1,6 @@
 import { Repeater } from '@graphql-yoga/subscription';
 import type { Caller } from '../../auth/caller.ts';
+import type { LiveCredential } from '../../auth/credentialWatch.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { requirePermission } from '../../services/access.ts';
 import type { GraphQLContext } from './context.ts';
@@ -14,10 +15,14 @@ const credentialDead = () =>
  * A change that takes that away ends the stream at once (with the error a new request
  * would get), not at its next event. Errors reach the client with their code.
  */
-export function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
-  const live = ctx.live;
+export async function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, source: AsyncIterableIterator<T>): Promise<AsyncIterableIterator<T>> {
+  // A graphql-ws socket follows its credential already; a stream over HTTP (server-sent
+  // events) follows it for as long as it lasts.
+  const ip = ctx.request?.ip ?? ctx.clientIp ?? '';
+  const own = ctx.live ? undefined : ctx.services.authenticator.watch(await ctx.services.authenticator.inspect(subscribed, ip), ip);
+  const live = (ctx.live ?? own) as LiveCredential;
   const verdict = async (): Promise<ApiError | undefined> => {
-    const caller = live ? await live.current() : subscribed;
+    const caller = await live.current();
     if (!caller) return credentialDead();
     try {
       requirePermission(caller, 'READ');
@@ -31,11 +36,12 @@ export function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, source
     return undefined;
   };
   return new Repeater<T>(async (push, stop) => {
-    const off = live?.onChange(() => {
+    const off = live.onChange(() => {
       void verdict().then((err) => err && stop(toGraphQLError(err)));
     });
     void stop.then(() => {
-      off?.();
+      off();
+      own?.release();
       void source.return?.();
     });
     try {
