@@ -88,6 +88,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   const http = await createHttpServer({
     logger,
     bodyLimitBytes: config.http.bodyLimitBytes,
+    headersTimeoutMs: config.http.headersTimeoutMs,
+    requestTimeoutMs: config.http.requestTimeoutMs,
     trustProxy: config.http.trustProxy,
     problemBaseUrl: config.problemBaseUrl,
     metrics,

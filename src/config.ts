@@ -18,6 +18,10 @@ const EnvSchema = z.object({
   PAGE_TOKEN_SECRET: z.string().min(32).optional(),
   PROBLEM_BASE_URL: z.string().url().default('https://errors.spot.example/problems'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // A client has this long to send its request headers, and this long for the whole
+  // request, body included; past either the connection is answered 408 and closed.
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
@@ -54,7 +58,16 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   env: Env['NODE_ENV'];
-  http: { port: number; host: string; bodyLimitBytes: number; trustProxy: TrustProxy; shutdownGraceMs: number };
+  http: {
+    port: number;
+    host: string;
+    bodyLimitBytes: number;
+    trustProxy: TrustProxy;
+    shutdownGraceMs: number;
+    /** Deadlines for receiving a request's headers, and the whole request. */
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+  };
   database: { kind: 'postgres'; url: string; schema?: string } | { kind: 'pglite'; dataDir: string };
   redis: { kind: 'redis'; url: string; keyPrefix: string } | { kind: 'memory'; keyPrefix: string };
   logLevel: Env['LOG_LEVEL'];
@@ -88,6 +101,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       trustProxy: e.TRUST_PROXY,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
     },
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}) }

@@ -3,8 +3,10 @@ import { ApiError } from '../domain/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
-import type { ApiKeyCaller, Caller, Permission, SessionCaller } from './caller.ts';
+import { takeSignature, type ApiKeyCaller, type Caller, type Permission, type SessionCaller } from './caller.ts';
 import { ipAllowed } from './ipWhitelist.ts';
+import { CredentialWatch, type CredentialState } from './credentialWatch.ts';
+import { LocalReplayGuard } from './localReplayGuard.ts';
 import { signingString, verifyEd25519 } from './signature.ts';
 
 /** What authentication needs of a request, whichever transport carried it. */
@@ -56,6 +58,7 @@ interface CachedKey {
 const LAST_USED_RESOLUTION_MS = 1_000;
 
 const unauthenticated = (code: string, detail: string) => new ApiError('unauthenticated', detail, { code });
+export const replayedRequest = () => unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
 
 export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(text).digest());
@@ -79,6 +82,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const keyCacheMs = options.keyCacheMs ?? 1_000;
   const keys = new Map<string, CachedKey>();
   const loading = new Map<string, Promise<CachedKey | undefined>>();
+  const localReplays = new LocalReplayGuard();
+  /** Bumped when a key changes: a read begun before the change must not refill the cache. */
+  const generations = new Map<string, number>();
 
   /** Concurrent misses for one key share a single read. */
   function loadKey(keyId: string): Promise<CachedKey | undefined> {
@@ -94,6 +100,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
   async function readKey(keyId: string): Promise<CachedKey | undefined> {
     const now = Date.now();
+    const generation = generations.get(keyId) ?? 0;
     const row = await db.apiKey.findUnique({
       where: { keyId },
       include: { policy: { select: { permissions: true } }, rootAccount: { select: { publicId: true } } },
@@ -118,7 +125,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       publicKey: row.publicKeyEd25519,
       lastUsedWrittenAt: keys.get(keyId)?.lastUsedWrittenAt ?? 0,
     };
-    keys.set(keyId, entry);
+    if ((generations.get(keyId) ?? 0) === generation) keys.set(keyId, entry);
     return entry;
   }
 
@@ -139,17 +146,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
     }
     assertUsable(key, now);
-    // Both writes go out in the same Redis round trip (auto-pipelining).
-    // Without the replay guard a signature cannot be accepted: a store failure is a 503.
+    // The signature is claimed later, in the request's one Redis call (see PendingSignature).
+    const replayKey = `sig:${signature}`;
+    if (localReplays.has(replayKey)) throw replayedRequest();
     const touch = now - key.lastUsedWrittenAt >= LAST_USED_RESOLUTION_MS;
     if (touch) key.lastUsedWrittenAt = now;
-    const [fresh] = await Promise.all([
-      store.setIfAbsent(`sig:${signature}`, '1', 2 * skewMs + 1_000),
-      touch ? store.hashSet(LAST_USED_HASH, { [keyId]: String(now) }) : undefined,
-    ]).catch((err: unknown) => {
-      throw new ApiError('unavailable', 'the replay guard cannot be reached; retry later', { code: 'AUTH_STORE_UNAVAILABLE', cause: err });
-    });
-    if (!fresh) throw unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
     assertAllowedFrom(key, req.ip);
     return {
       kind: 'apiKey',
@@ -159,8 +160,49 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       keyDbId: key.row.id,
       ...(key.row.subaccountId !== null ? { subaccountId: key.row.subaccountId } : {}),
       permissions: new Set(key.row.permissions),
+      signature: {
+        key: replayKey,
+        ttlMs: 2 * skewMs + 1_000,
+        ...(touch ? { lastUsed: { hash: LAST_USED_HASH, field: keyId, value: String(now) } } : {}),
+        claimed: false,
+      },
     };
   }
+
+  async function inspect(caller: Caller, ip: string): Promise<CredentialState> {
+    if (caller.kind === 'session') {
+      const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
+      if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+      return { caller, expiresAtMs: session.expiresAt.getTime() };
+    }
+    const key = await loadKey(caller.keyId);
+    if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    assertUsable(key, clock.now().getTime());
+    assertAllowedFrom(key, ip);
+    const { signature: _used, subaccountId: _scope, ...rest } = caller;
+    return {
+      caller: {
+        ...rest,
+        ...(key.row.subaccountId !== null ? { subaccountId: key.row.subaccountId } : {}),
+        permissions: new Set(key.row.permissions),
+      },
+      expiresAtMs: key.row.expiresAt?.getTime(),
+    };
+  }
+
+  const watcher = new CredentialWatch({
+    events: store.events,
+    topic: `${store.keyPrefix}credentials`,
+    inspect,
+    onChange(change) {
+      if ('apiKey' in change) {
+        generations.set(change.apiKey, (generations.get(change.apiKey) ?? 0) + 1);
+        keys.delete(change.apiKey);
+        loading.delete(change.apiKey);
+      }
+    },
+    now: () => clock.now().getTime(),
+  });
 
   async function authenticateSession(token: string): Promise<SessionCaller> {
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
@@ -204,25 +246,44 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return undefined;
     },
     /**
+     * Claims the signature of a request that charges no bucket (a read), before it reads
+     * anything. While the shared store is away the claim is kept by this process instead:
+     * reads keep working, and the signature is still refused a second time here.
+     */
+    async claimSignature(caller: Caller | undefined): Promise<void> {
+      const pending = takeSignature(caller);
+      if (!pending) return;
+      let fresh: boolean;
+      if (!store.available) {
+        fresh = localReplays.claim(pending.key, pending.ttlMs);
+      } else {
+        try {
+          const [first] = await Promise.all([
+            store.setIfAbsent(pending.key, '1', pending.ttlMs),
+            pending.lastUsed ? store.hashSet(pending.lastUsed.hash, { [pending.lastUsed.field]: pending.lastUsed.value }) : undefined,
+          ]);
+          fresh = first;
+        } catch {
+          fresh = localReplays.claim(pending.key, pending.ttlMs);
+        }
+      }
+      if (!fresh) throw replayedRequest();
+    },
+    /**
      * Whether a caller authenticated earlier may still act now (a long-lived graphql-ws
      * connection): its key still active, unexpired, allowed from `ip`, with the permissions
      * its policy has now; its session still open. Throws what a new request would get.
      */
-    async recheck(caller: Caller, ip: string): Promise<Caller> {
-      if (caller.kind === 'session') {
-        const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
-        if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
-        return caller;
-      }
-      const key = await loadKey(caller.keyId);
-      if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
-      assertUsable(key, clock.now().getTime());
-      assertAllowedFrom(key, ip);
-      return { ...caller, permissions: new Set(key.row.permissions) };
+    inspect,
+    /** Follows a connection's credential: changes reach it by push (see CredentialWatch). */
+    watch: (state: CredentialState, ip: string) => watcher.watch(state, ip),
+    /** After a key's change is committed: every process drops it and its connections reload it. */
+    keyChanged(keyId: string) {
+      watcher.changed({ apiKey: keyId });
     },
-    /** Drops a key from this process's cache after it changes (revocation takes effect at once). */
-    forgetKey(keyId: string) {
-      keys.delete(keyId);
+    /** After a session is ended (logout): its connections close in every process. */
+    sessionEnded(sessionId: bigint) {
+      watcher.changed({ session: String(sessionId) });
     },
   };
 }

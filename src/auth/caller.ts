@@ -23,6 +23,27 @@ export interface ApiKeyCaller extends CallerBase {
   /** Set when the key is restricted to one subaccount. */
   subaccountId?: bigint;
   permissions: ReadonlySet<Permission>;
+  /**
+   * The request's signature, not yet recorded as used. The rate limiter claims it in the
+   * script that charges the request's first bucket (one Redis round trip per signed
+   * mutation); a request that charges nothing claims it alone before it reads anything.
+   */
+  signature?: PendingSignature;
+}
+
+export interface PendingSignature {
+  readonly key: string;
+  readonly ttlMs: number;
+  /** The key's last use, when this process is due to record it (once a second per key). */
+  readonly lastUsed?: { hash: string; field: string; value: string };
+  claimed: boolean;
+}
+
+/** The signature a request still has to claim, marked claimed: whoever takes it claims it. */
+export function takeSignature(caller: Caller | undefined): PendingSignature | undefined {
+  if (caller?.kind !== 'apiKey' || !caller.signature || caller.signature.claimed) return undefined;
+  caller.signature.claimed = true;
+  return caller.signature;
 }
 
 export type Caller = SessionCaller | ApiKeyCaller;

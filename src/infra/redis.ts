@@ -1,15 +1,27 @@
 import { Redis } from 'ioredis';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { chargeAll, type BucketState, type ChargeOutcome, type ScaledBucket } from '../domain/ratelimit/tokenBucket.ts';
+import { RedisEventBus } from './eventBus.ts';
 
 const CHARGE_BUCKETS_LUA = readFileSync(new URL('./lua/charge-buckets.lua', import.meta.url), 'utf8');
 
 export interface BucketCharge extends ScaledBucket {
   key: string;
 }
+
+/** A signature's single use, claimed in the same script as the request's charges. */
+export interface SignatureClaim {
+  /** Replay-guard key (without the store's prefix). */
+  key: string;
+  ttlMs: number;
+  /** The API key's last use, when due: written to `hash` with the claim. */
+  lastUsed?: { hash: string; field: string; value: string };
+}
+
+/** A charge with a claim: refused outright, charging nothing, when the signature was used. */
+export type AdmitOutcome = ChargeOutcome | { admitted: false; replayed: true };
 
 /**
  * Shared state across API processes: Redis when configured, an in-process stand-in
@@ -35,15 +47,24 @@ export interface SharedStore {
   hashTake(key: string): Promise<Record<string, string>>;
   /**
    * Charges every bucket or none, in one round trip (a Lua script run by EVALSHA),
-   * on the store's own clock. Rejects when the store cannot answer in time.
+   * on the store's own clock; with a claim, first uses up the request's signature in the
+   * same call. Rejects when the store cannot answer in time.
    */
-  chargeBuckets(charges: BucketCharge[]): Promise<ChargeOutcome>;
+  chargeBuckets(charges: BucketCharge[], claim?: SignatureClaim): Promise<AdmitOutcome>;
+  /** Whether the store answers now (false while Redis is away: callers need not wait for a timeout). */
+  readonly available: boolean;
   close(): Promise<void>;
 }
 
 export interface OpenSharedStoreOptions {
   /** Deadline for one command; beyond it the authority counts as unavailable. */
   commandTimeoutMs?: number;
+  /** How long start-up waits for Redis before serving without it. */
+  connectWaitMs?: number;
+  /** Events kept for other processes while Redis is away (see RedisEventBus). */
+  outboxLimit?: number;
+  /** Told how many events other processes will miss (outbox overflow during an outage). */
+  onEventsDropped?: (count: number) => void;
 }
 
 export async function openSharedStore(
@@ -58,25 +79,32 @@ export async function openSharedStore(
     enableOfflineQueue: false,
     // Commands issued in the same tick share one round trip.
     enableAutoPipelining: true,
-    lazyConnect: true,
+    // Reconnect for ever, at most a second apart: an outage of Redis is waited out, never fatal.
+    retryStrategy: (times: number) => Math.min(times * 50, 1_000),
   };
   const command = new Redis(config.url, redisOptions);
   command.defineCommand('chargeBuckets', { lua: CHARGE_BUCKETS_LUA });
   const publisher = new Redis(config.url, redisOptions);
   const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true });
   for (const c of [command, publisher, subscriber]) c.on('error', () => undefined);
-  await Promise.all([command.connect(), publisher.connect(), subscriber.connect()]).catch(async (err: unknown) => {
-    command.disconnect();
-    publisher.disconnect();
-    subscriber.disconnect();
-    throw err;
+  // Start-up waits a moment for Redis but never fails on it: with Redis away the service
+  // still serves reads, and mutations answer 503 until it is back.
+  await readyWithin([command, publisher, subscriber], options.connectWaitMs ?? 2_000);
+  const events = new RedisEventBus({
+    publisher,
+    subscriber,
+    codec: EVENT_CODEC,
+    ...(options.outboxLimit ? { outboxLimit: options.outboxLimit } : {}),
+    ...(options.onEventsDropped ? { onDropped: options.onEventsDropped } : {}),
   });
-  const events = createRedisEventTarget<CustomEvent>({ publishClient: publisher, subscribeClient: subscriber, serializer: EVENT_CODEC });
   return {
     kind: 'redis',
     keyPrefix: config.keyPrefix,
     redis: command,
     events,
+    get available() {
+      return command.status === 'ready';
+    },
     async ping() {
       await command.ping();
     },
@@ -96,17 +124,38 @@ export async function openSharedStore(
       if (err) throw err;
       return value as Record<string, string>;
     },
-    async chargeBuckets(charges) {
-      const args = charges.flatMap((c) => [c.capacity, c.rate, c.cost, c.periodUs]);
+    async chargeBuckets(charges, claim) {
       const keys = charges.map((c) => config.keyPrefix + c.key);
-      const reply = (await (command as unknown as ChargeCommand).chargeBuckets(keys.length, ...keys, ...args, ttlMs(charges))) as number[];
+      const args: (string | number)[] = [charges.length, ...charges.flatMap((c) => [c.capacity, c.rate, c.cost, c.periodUs]), ttlMs(charges)];
+      if (claim) {
+        keys.push(config.keyPrefix + claim.key);
+        args.push(claim.ttlMs);
+        if (claim.lastUsed) {
+          keys.push(config.keyPrefix + claim.lastUsed.hash);
+          args.push(claim.lastUsed.field, claim.lastUsed.value);
+        }
+      }
+      const reply = (await (command as unknown as ChargeCommand).chargeBuckets(keys.length, ...keys, ...args)) as number[];
+      if (reply[0] === 2) return { admitted: false, replayed: true };
       if (reply[0] === 1) return { admitted: true, levels: [], remaining: reply.slice(1) };
       return { admitted: false, rejectedIndex: reply[1] as number, remaining: reply[2] as number, retryAfterUs: reply[3] as number };
     },
     async close() {
-      await Promise.allSettled([command.quit(), publisher.quit(), subscriber.quit()]);
+      // quit() waits for a reply that never comes while Redis is away.
+      for (const c of [command, publisher, subscriber]) {
+        if (c.status === 'ready') await c.quit().catch(() => c.disconnect());
+        else c.disconnect();
+      }
     },
   };
+}
+
+/** Resolves once every connection is ready, or after `ms` whatever their state. */
+async function readyWithin(connections: Redis[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const ready = (c: Redis) => (c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve())));
+  await Promise.race([Promise.all(connections.map(ready)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** One process's stand-in: the same semantics, kept in maps; expiry is checked on read. */
@@ -123,6 +172,7 @@ function memoryStore(keyPrefix: string): SharedStore {
     kind: 'memory',
     keyPrefix,
     events: new EventTarget() as TypedEventTarget<CustomEvent>,
+    available: true,
     async ping() {},
     async setIfAbsent(key, value, ttlMs) {
       const now = Date.now();
@@ -145,7 +195,12 @@ function memoryStore(keyPrefix: string): SharedStore {
       hashes.delete(key);
       return Object.fromEntries(hash ?? []);
     },
-    async chargeBuckets(charges) {
+    async chargeBuckets(charges, claim) {
+      if (claim) {
+        if (!(await this.setIfAbsent(claim.key, '1', claim.ttlMs))) return { admitted: false, replayed: true };
+        if (claim.lastUsed) await this.hashSet(claim.lastUsed.hash, { [claim.lastUsed.field]: claim.lastUsed.value });
+      }
+      if (charges.length === 0) return { admitted: true, levels: [], remaining: [] };
       const nowUs = Math.floor((performance.timeOrigin + performance.now()) * 1000);
       const outcome = chargeAll(charges, charges.map((c) => buckets.get(c.key)), nowUs);
       if (outcome.admitted) charges.forEach((c, i) => buckets.set(c.key, { level: outcome.levels[i] as number, atUs: nowUs }));
@@ -163,7 +218,7 @@ interface ChargeCommand {
 
 /** A bucket idle long enough to be full again is the same as no bucket: let it expire. */
 function ttlMs(charges: ScaledBucket[]): number {
-  return Math.max(...charges.map((c) => Math.ceil(c.capacity / c.rate / 1000))) + 1000;
+  return Math.max(0, ...charges.map((c) => Math.ceil(c.capacity / c.rate / 1000))) + 1000;
 }
 
 /** Bigints and dates tagged as JSON-safe objects, in one walk (a stringify replacer costs a call per key). */

@@ -84,7 +84,8 @@ export function createApiKeyService(deps: {
   const { db, clock, store, pageTokens, terms, authenticator, limiter } = deps;
 
   async function render(rows: KeyRow[]): Promise<ApiKeyView[]> {
-    const recent = await store.hashGet(LAST_USED_HASH, rows.map((r) => r.keyId));
+    // While Redis is away the listing still answers, with the last use PostgreSQL has.
+    const recent = await store.hashGet(LAST_USED_HASH, rows.map((r) => r.keyId)).catch(() => [] as (string | undefined)[]);
     return rows.map((r, i) => {
       const fromStore = recent[i] !== undefined ? new Date(Number(recent[i])) : undefined;
       const lastUsedAt =
@@ -309,7 +310,7 @@ export function createApiKeyService(deps: {
           violations: [{ fieldPath: 'expectedRevision', message: 'is stale', ruleId: 'current-revision' }],
         });
       }
-      authenticator.forgetKey(keyId);
+      authenticator.keyChanged(keyId);
       return one(await db.apiKey.findUniqueOrThrow({ where: { id: current.id }, include: KEY_INCLUDE }));
     },
 
@@ -329,7 +330,7 @@ export function createApiKeyService(deps: {
         },
         include: KEY_INCLUDE,
       });
-      authenticator.forgetKey(keyId);
+      authenticator.keyChanged(keyId);
       return one(row);
     },
 

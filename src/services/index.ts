@@ -85,6 +85,7 @@ export async function createServices(deps: ServiceDeps) {
       sessionTtlSeconds: deps.auth.sessionTtlSeconds,
       signInDomain: deps.auth.signInDomain,
       limiter,
+      onSessionEnded: (sessionId) => authenticator.sessionEnded(sessionId),
     }),
     terms,
     subaccounts: createSubaccountService({ db, clock, pageTokens, limiter }),

@@ -1,4 +1,5 @@
-import type { Caller } from '../auth/caller.ts';
+import { replayedRequest } from '../auth/authenticate.ts';
+import { takeSignature, type Caller } from '../auth/caller.ts';
 import { ApiError } from '../domain/errors.ts';
 import {
   OPERATIONS,
@@ -104,13 +105,15 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
     /**
      * Admits `operationId` (times `items` for batch operations) or throws the 429 of
      * spec 7.1, or the 503 of 7.3 when the store cannot answer: nothing is then done.
+     * A signed request's signature is claimed in the same script (401 when replayed).
      */
     async admit(operationId: OperationId, subject: LimitSubject, items = 1): Promise<void> {
       const op = OPERATIONS[operationId];
       const vipTier = subject.caller ? await vipTierOf(subject.caller.rootAccountId) : 0;
       const pool = poolFor(op.pool, vipTier);
       const buckets = await bucketsFor(pool, subject);
-      if (buckets.length === 0) return;
+      const signature = takeSignature(subject.caller);
+      if (buckets.length === 0 && !signature) return;
       const cost = op.cost * items;
       const charges: BucketCharge[] = buckets.map((b) => ({
         key: `rl:${pool.name}:${b.scope}:${b.id}`,
@@ -118,7 +121,7 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
       }));
       let outcome;
       try {
-        outcome = await store.chargeBuckets(charges);
+        outcome = await store.chargeBuckets(charges, signature);
       } catch (err) {
         throw new ApiError('unavailable', 'the rate-limit authority cannot be reached; nothing was done', {
           code: 'RATE_LIMIT_AUTHORITY_UNAVAILABLE',
@@ -127,6 +130,7 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
         });
       }
       if (outcome.admitted) return;
+      if ('replayed' in outcome) throw replayedRequest();
       const rejected = buckets[outcome.rejectedIndex] as (typeof buckets)[number];
       const retryAfterMs = Math.ceil(outcome.retryAfterUs / 1000);
       const retryAfterSec = Math.ceil(retryAfterMs / 1000);

@@ -15,6 +15,8 @@ export interface WalletAuthDeps {
   sessionTtlSeconds: number;
   signInDomain: string;
   limiter: RateLimiter;
+  /** After a logout is committed: its open connections close, in every process. */
+  onSessionEnded?: (sessionId: bigint) => void;
 }
 
 /** Where an unauthenticated request came from: AUTH_PUBLIC is charged per client IP. */
@@ -103,6 +105,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
         throw new ApiError('permission-denied', 'only a session can be logged out', { code: 'SESSION_REQUIRED' });
       }
       await db.session.update({ where: { id: caller.sessionId }, data: { revokedAt: clock.now() } });
+      deps.onSessionEnded?.(caller.sessionId);
       return {};
     },
   };

@@ -25,6 +25,9 @@ declare module 'fastify' {
 export interface HttpDeps {
   logger: Logger;
   bodyLimitBytes: number;
+  /** Deadlines for a request's headers and for the whole request (a trickled body is cut off). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   trustProxy: TrustProxy;
   problemBaseUrl: string;
   metrics: Metrics;
@@ -52,6 +55,14 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
+    requestTimeout: deps.requestTimeoutMs,
+    // Node checks the deadlines every connectionsCheckingInterval (30 s by default, which
+    // would let a slow client overstay by that much).
+    http: {
+      headersTimeout: deps.headersTimeoutMs,
+      requestTimeout: deps.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, deps.headersTimeoutMs),
+    },
     trustProxy: trustFunction(deps.trustProxy),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),

@@ -300,19 +300,35 @@ describe('isolation between accounts', () => {
 });
 
 describe('store failures', () => {
-  it('answers 503 (not 500) when the replay guard cannot be reached', async () => {
+  it('keeps signed reads working while Redis is away (replays still refused by this process), and answers mutations 503 RATE_LIMIT_AUTHORITY_UNAVAILABLE', async () => {
     const own = await startTestApp();
     try {
       const who = await onboard(own.url);
-      const policy = (await api(own.url, 'POST', '/v1/auth/api-policies', { name: 'r', permissions: ['READ'] }, who.auth)).body.policy.policyId;
+      const policy = (await api(own.url, 'POST', '/v1/auth/api-policies', { name: 'rt', permissions: ['READ', 'TRADE'] }, who.auth)).body.policy.policyId;
       const pair = newKeyPair();
       const created = await api(own.url, 'POST', '/v1/auth/api-keys', { label: 'k', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy }, who.auth);
+      const key = { keyId: created.body.apiKey.keyId, ...pair };
+      const order = { order: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1' } } };
       own.store.redis!.disconnect();
-      const r = await signed(own.url, { keyId: created.body.apiKey.keyId, ...pair }, 'GET', '/v1/auth/terms');
-      expect(r.status).toBe(503);
-      expect(r.body.code).toBe('AUTH_STORE_UNAVAILABLE');
+
+      const read = await signed(own.url, key, 'GET', '/v1/auth/terms');
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      const replay = await fetch(`${own.url}/v1/auth/terms`, { headers: read.sent });
+      expect(replay.status).toBe(401);
+      expect(((await replay.json()) as { code: string }).code).toBe('REPLAYED_REQUEST');
+
+      const write = await signed(own.url, key, 'POST', '/v1/orders', order);
+      expect(write.status).toBe(503);
+      expect(write.body).toMatchObject({ code: 'RATE_LIMIT_AUTHORITY_UNAVAILABLE', reason: 'AUTHORITY_UNAVAILABLE' });
+
+      await own.store.redis!.connect();
+      // Redis never saw the signature this process accepted meanwhile: it is still refused.
+      const later = await fetch(`${own.url}/v1/auth/terms`, { headers: read.sent });
+      expect(later.status).toBe(401);
+      const back = await signed(own.url, key, 'POST', '/v1/orders', order);
+      expect(back.status, JSON.stringify(back.body)).not.toBe(503);
     } finally {
-      await own.store.redis!.connect().catch(() => undefined);
+      if (own.store.redis!.status !== 'ready') await own.store.redis!.connect().catch(() => undefined);
       await own.close();
     }
   });

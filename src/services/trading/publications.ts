@@ -1,5 +1,7 @@
 import { createPubSub, Repeater } from '@graphql-yoga/subscription';
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import { ApiError } from '../../domain/errors.ts';
+import { isResync } from '../../infra/eventBus.ts';
 
 /**
  * The events committed groups release, sent as one message per topic per group: events
@@ -30,6 +32,11 @@ export class Publications<T> {
       void stop.then(() => batches.return?.());
       try {
         for (let next = await batches.next(); !next.done; next = await batches.next()) {
+          // Messages were lost on the way (a Redis outage): the stream ends with an error
+          // that tells the client to reload and subscribe again.
+          if (isResync(next.value)) {
+            throw new ApiError('unavailable', 'events of this stream may have been missed; reload and subscribe again', { code: 'RESYNC_REQUIRED' });
+          }
           for (const event of next.value) await push(event);
         }
       } finally {

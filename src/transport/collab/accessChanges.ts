@@ -59,7 +59,7 @@ export class RoomAccessChanges implements Extension {
       for (const connection of document.getConnections()) {
         const context = connection.context as RoomContext;
         try {
-          context.caller = await this.deps.authenticator.recheck(context.caller, context.clientIp);
+          context.caller = (await this.deps.authenticator.inspect(context.caller, context.clientIp)).caller;
         } catch {
           connection.close(CLOSE.credentialsRevoked);
           continue;

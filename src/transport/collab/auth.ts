@@ -38,6 +38,8 @@ export class RoomAuth implements Extension {
     try {
       const caller = await this.deps.authenticator.authenticate(request);
       if (!caller) throw refusal('UNAUTHENTICATED');
+      // A signed room token is single use, like every signature: used up before the room opens.
+      await this.deps.authenticator.claimSignature(caller);
       return caller;
     } catch (err) {
       if (err instanceof ApiError) throw refusal(err.code);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
+import type { LiveCredential } from '../../auth/credentialWatch.ts';
 
 export interface GraphQLContext {
   db: Db;
@@ -11,6 +12,8 @@ export interface GraphQLContext {
   caller?: Caller;
   /** graphql-ws: the address of the socket's peer. */
   clientIp?: string;
+  /** graphql-ws: the connection's credential, kept current by push. */
+  live?: LiveCredential;
   /** Present for HTTP requests; absent for operations over graphql-ws. */
   request?: FastifyRequest;
 }

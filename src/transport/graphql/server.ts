@@ -3,13 +3,14 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { ApiError } from '../../domain/errors.ts';
 import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
+import type { LiveCredential } from '../../auth/credentialWatch.ts';
 import { authRequestOf } from '../rest/route.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
 import type { TrustProxy } from '../../config.ts';
@@ -22,7 +23,7 @@ interface ServerContext {
   req?: FastifyRequest;
   reply?: FastifyReply;
   /** graphql-ws: the caller authenticated once at connection_init. */
-  extra?: { caller?: Caller; clientIp?: string };
+  extra?: { caller?: Caller; clientIp?: string; live?: LiveCredential };
 }
 
 /**
@@ -71,6 +72,13 @@ export function toGraphQLError(err: unknown): GraphQLError {
   return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
 }
 
+function operationType(document: DocumentNode, operationName?: string | null): string | undefined {
+  const op = document.definitions.find(
+    (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  return op?.kind === Kind.OPERATION_DEFINITION ? op.operation : undefined;
+}
+
 /** The root fields an operation selects: a bounded label, unlike client-chosen names. */
 export function operationLabel(document: DocumentNode, operationName?: string | null): string {
   const op = document.definitions.find(
@@ -91,6 +99,22 @@ export function createGraphQL(deps: GraphQLDeps) {
       if (req && deps.onOperation) deps.onOperation(req, operationLabel(args.document, args.operationName));
     },
   };
+  // A signed query charges no bucket: its signature is claimed before it runs. A mutation's
+  // is claimed with its first charge, or after it when nothing was charged.
+  const signaturePlugin: Plugin<GraphQLContext & ServerContext> = {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const caller = (args.contextValue as GraphQLContext).caller;
+      if (!caller || operationType(args.document, args.operationName) === 'mutation') {
+        return { onExecuteDone: () => deps.services.authenticator.claimSignature(caller).catch(() => undefined) };
+      }
+      try {
+        await deps.services.authenticator.claimSignature(caller);
+      } catch (err) {
+        setResultAndStopExecution({ errors: [toGraphQLError(err)] });
+      }
+      return undefined;
+    },
+  };
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -105,7 +129,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         return masked;
       },
     },
-    plugins: [metricsPlugin],
+    plugins: [metricsPlugin, signaturePlugin],
     context: async ({ req, extra }) => {
       const caller = req
         ? (req.caller ?? (await deps.services.authenticator.authenticate(authRequestOf(req))))
@@ -116,6 +140,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         requestId: req?.id ?? 'ws',
         ...(caller ? { caller } : {}),
         ...(extra?.clientIp ? { clientIp: extra.clientIp } : {}),
+        ...(extra?.live ? { live: extra.live } : {}),
         ...(req ? { request: req } : {}),
       };
     },
@@ -147,31 +172,32 @@ export function createGraphQL(deps: GraphQLDeps) {
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
-      // A connection's credentials are checked at connection_init and again before every
-      // operation and every RECHECK_MS while it is open: a revoked or expired key, a changed
-      // policy or a logout takes effect on open sockets too (closed with 4403).
-      const recheck = async (extra: WsExtra): Promise<boolean> => {
-        if (!extra.caller) return true;
-        try {
-          extra.caller = await deps.services.authenticator.recheck(extra.caller, extra.clientIp ?? '');
-          return true;
-        } catch {
-          extra.socket.close(4403, 'Forbidden');
-          return false;
-        }
-      };
+      // A connection's credential is checked at connection_init, then followed by push
+      // (CredentialWatch): a revocation, expiry, policy or IP-list change or logout reaches
+      // the open socket at once, which is closed with 4403 when the credential is dead;
+      // subscriptions check each event against the credential as it is now.
       const disposable = useServer<Record<string, unknown>, WsExtraFields>(
         {
           onConnect: async (ctx) => {
             try {
               const ip = clientAddress(ctx.extra.request, trust);
               ctx.extra.clientIp = ip;
-              const caller = await deps.services.authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
+              const authenticator = deps.services.authenticator;
+              const caller = await authenticator.authenticate(wsAuthRequest(ctx.connectionParams, ip));
+              // The connection's signature is used up here, once; its operations charge
+              // buckets (mutations) without claiming it again.
+              await authenticator.claimSignature(caller);
               if (caller) {
-                ctx.extra.caller = caller;
-                const timer = setInterval(() => void recheck(ctx.extra), RECHECK_MS);
-                timer.unref();
-                ctx.extra.socket.once('close', () => clearInterval(timer));
+                const state = await authenticator.inspect(caller, ip);
+                const live = authenticator.watch(state, ip);
+                const socket = ctx.extra.socket;
+                ctx.extra.caller = state.caller;
+                ctx.extra.live = live;
+                live.onChange(() => {
+                  if (live.dead) socket.close(4403, 'Forbidden');
+                });
+                socket.once('close', () => live.release());
+                if (socket.readyState !== socket.OPEN) live.release();
               }
               return true;
             } catch {
@@ -181,7 +207,14 @@ export function createGraphQL(deps: GraphQLDeps) {
           execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
           subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
           onSubscribe: async (ctx, _id, params) => {
-            if (!(await recheck(ctx.extra))) return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+            if (ctx.extra.live) {
+              const caller = await ctx.extra.live.current();
+              if (!caller) {
+                ctx.extra.socket.close(4403, 'Forbidden');
+                return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+              }
+              ctx.extra.caller = caller;
+            }
             const enveloped = yoga.getEnveloped({ ...ctx, extra: ctx.extra, params });
             const document = enveloped.parse(params.query);
             const errors = enveloped.validate(enveloped.schema, document);
@@ -209,14 +242,11 @@ export function createGraphQL(deps: GraphQLDeps) {
   };
 }
 
-/** How often an open graphql-ws connection's credentials are checked again. */
-const RECHECK_MS = 5_000;
-
 type WsExtraFields = {
   caller?: Caller;
   clientIp?: string;
+  live?: LiveCredential;
 };
-type WsExtra = WsExtraFields & { socket: WebSocket };
 
 interface Enveloped {
   execute: (args: ExecutionArgs) => unknown;

@@ -7,6 +7,7 @@ import type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePaylo
 import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, type OrderLike } from '../../../services/trading/views.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
+import { guardedStream, publicStream } from '../guardedStream.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
@@ -324,7 +325,7 @@ builder.subscriptionFields((t) => ({
     type: BookDelta,
     description: 'Public: changed price levels of a symbol after each durable batch, with sequence numbers',
     args: { symbol: t.arg.string({ required: true }) },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'book'),
+    subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'book')),
     resolve: (payload, _args, ctx) => {
       const p = payload as unknown as BookDeltaPayload;
       const market = ctx.services.markets.market(p.symbol) as Market;
@@ -336,7 +337,7 @@ builder.subscriptionFields((t) => ({
     type: PublicTrade,
     description: 'Public: every trade of a symbol after it is durable',
     args: { symbol: t.arg.string({ required: true }) },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribeMarket(args.symbol, 'trades'),
+    subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'trades')),
     resolve: (payload, _args, ctx) => {
       const p = payload as unknown as PublicTradePayload;
       return publicTradeView(p, ctx.services.markets.market(p.symbol) as Market);
@@ -346,7 +347,8 @@ builder.subscriptionFields((t) => ({
     type: Order,
     description: 'Every state change of the caller’s orders, after it is durable, each with its version',
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined),
+    subscribe: async (_root, args, ctx) =>
+      guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined)),
     resolve: (payload, _args, ctx) => {
       const p = payload as OrderEventPayload;
       return { ...orderOf(p.order, ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
@@ -356,7 +358,8 @@ builder.subscriptionFields((t) => ({
     type: Fill,
     description: 'The caller’s fills, after they are durable',
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
-    subscribe: (_root, args, ctx) => ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined),
+    subscribe: async (_root, args, ctx) =>
+      guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
     resolve: (payload, _args, ctx) => {
       const p = payload as FillPayload;
       return { ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence };

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+
+/**
+ * What a listener receives instead of a message when messages of its topic may have been
+ * lost (another process's outbox overflowed during a Redis outage, or this process missed
+ * messages while its subscription was down): it must reload what it shows.
+ */
+export const RESYNC = Object.freeze({ $resync: true as const });
+export type Resync = typeof RESYNC;
+
+export function isResync(value: unknown): value is Resync {
+  return value === RESYNC;
+}
+
+export interface EventCodec {
+  stringify(message: unknown): string;
+  parse(text: string): unknown;
+}
+
+export interface RedisEventBusOptions {
+  publisher: Redis;
+  subscriber: Redis;
+  codec: EventCodec;
+  /** Messages kept for other processes while Redis is away; past it the oldest are dropped. */
+  outboxLimit?: number;
+  /**
+   * After Redis comes back, how long the outbox waits before it is sent: other processes'
+   * subscriptions reconnect within about a second (their retry interval) and would miss
+   * what was sent before.
+   */
+  resendDelayMs?: number;
+  onDropped?: (count: number) => void;
+}
+
+type Listener = (event: CustomEvent) => void;
+
+/**
+ * The event bus behind subscriptions and credential pushes. Listeners of this process get
+ * its own events at once, in order, whatever Redis is doing; other processes get them over
+ * Redis pub/sub. A publish never throws: while Redis is away messages wait in an outbox,
+ * sent in order once it is back. Each message carries its origin and a per-topic sequence,
+ * so a receiver drops its own echoes and duplicates and, on a gap, tells the topic's
+ * listeners to resync.
+ */
+export class RedisEventBus implements TypedEventTarget<CustomEvent> {
+  private readonly origin = randomBytes(6).toString('hex');
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly sentSeq = new Map<string, number>();
+  /** topic -> origin -> last sequence received. */
+  private readonly receivedSeq = new Map<string, Map<string, number>>();
+  private readonly outbox: { topic: string; text: string }[] = [];
+  private draining = false;
+  private readonly outboxLimit: number;
+
+  constructor(private readonly options: RedisEventBusOptions) {
+    this.outboxLimit = options.outboxLimit ?? 100_000;
+    options.subscriber.on('message', (channel: string, message: string) => this.receive(channel, message));
+    // Subscriptions made while Redis was away may have failed: subscribe again on every
+    // (re)connection. SUBSCRIBE is idempotent.
+    options.subscriber.on('ready', () => {
+      const topics = [...this.listeners.keys()];
+      if (topics.length > 0) options.subscriber.subscribe(...topics).catch(() => undefined);
+    });
+    let lost = false;
+    options.publisher.on('close', () => (lost = true));
+    options.publisher.on('ready', () => {
+      if (!lost) return void this.drain();
+      lost = false;
+      setTimeout(() => void this.drain(), options.resendDelayMs ?? 1_500).unref();
+    });
+  }
+
+  addEventListener(topic: string, callback: EventListenerOrEventListenerObject | null): void {
+    if (!callback) return;
+    const fn = this.listenerOf(callback);
+    let set = this.listeners.get(topic);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(topic, set);
+      this.options.subscriber.subscribe(topic).catch(() => undefined);
+    }
+    set.add(fn);
+  }
+
+  removeEventListener(topic: string, callback: EventListenerOrEventListenerObject | null): void {
+    if (!callback) return;
+    const fn = this.listenerOf(callback);
+    const set = this.listeners.get(topic);
+    if (!set) return;
+    set.delete(fn);
+    if (set.size > 0) return;
+    this.listeners.delete(topic);
+    this.receivedSeq.delete(topic);
+    this.options.subscriber.unsubscribe(topic).catch(() => undefined);
+  }
+
+  dispatchEvent(event: CustomEvent): boolean {
+    const topic = event.type;
+    this.deliver(topic, event.detail);
+    const seq = (this.sentSeq.get(topic) ?? 0) + 1;
+    this.sentSeq.set(topic, seq);
+    const body = event.detail === undefined ? '' : this.options.codec.stringify(event.detail);
+    this.outbox.push({ topic, text: `${this.origin}:${seq}:${body}` });
+    if (this.outbox.length > this.outboxLimit) {
+      const dropped = this.outbox.splice(0, this.outbox.length - this.outboxLimit).length;
+      this.options.onDropped?.(dropped);
+    }
+    // While earlier messages wait (Redis away, or back but in its resend delay), this one
+    // waits behind them: order per topic is kept.
+    if (this.outbox.length === 1) void this.drain();
+    return true;
+  }
+
+  /** The same function for the same listener object, so it can be removed again. */
+  private readonly objectListeners = new WeakMap<EventListenerObject, Listener>();
+  private listenerOf(callback: EventListenerOrEventListenerObject): Listener {
+    if (typeof callback === 'function') return callback as Listener;
+    let fn = this.objectListeners.get(callback);
+    if (!fn) {
+      fn = (event) => callback.handleEvent(event);
+      this.objectListeners.set(callback, fn);
+    }
+    return fn;
+  }
+
+  /** Messages not yet handed to Redis. */
+  get pending(): number {
+    return this.outbox.length;
+  }
+
+  /** Sends the outbox in order; stops at the first failure and resumes on the next 'ready'. */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.outbox.length > 0 && this.options.publisher.status === 'ready') {
+        const batch = this.outbox.slice(0, 512);
+        const pipeline = this.options.publisher.pipeline();
+        for (const m of batch) pipeline.publish(m.topic, m.text);
+        const results = await pipeline.exec().catch(() => null);
+        const sent = results ? results.findIndex(([err]) => err) : 0;
+        const delivered = sent === -1 ? batch.length : sent;
+        // The outbox may have been trimmed meanwhile: remove only what is still at its head.
+        let i = 0;
+        while (i < delivered && this.outbox[0] === batch[i]) {
+          this.outbox.shift();
+          i++;
+        }
+        if (delivered < batch.length) {
+          // Refused or timed out on a live connection: try again shortly (a lost one
+          // resumes on its next 'ready').
+          if (this.options.publisher.status === 'ready') setTimeout(() => void this.drain(), 1_000).unref();
+          break;
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private receive(topic: string, message: string): void {
+    const first = message.indexOf(':');
+    const second = message.indexOf(':', first + 1);
+    if (first < 0 || second < 0) return;
+    const origin = message.slice(0, first);
+    if (origin === this.origin) return;
+    const seq = Number(message.slice(first + 1, second));
+    let origins = this.receivedSeq.get(topic);
+    if (!origins) {
+      origins = new Map();
+      this.receivedSeq.set(topic, origins);
+    }
+    const last = origins.get(origin);
+    if (last !== undefined && seq <= last) return;
+    origins.set(origin, seq);
+    if (last !== undefined && seq > last + 1) this.deliver(topic, RESYNC);
+    const body = message.slice(second + 1);
+    this.deliver(topic, body === '' ? null : this.options.codec.parse(body));
+  }
+
+  private deliver(topic: string, detail: unknown): void {
+    const set = this.listeners.get(topic);
+    if (!set) return;
+    const event = new CustomEvent(topic, { detail });
+    for (const fn of [...set]) fn(event);
+  }
+}

@@ -1,0 +1,71 @@
+import { Repeater } from '@graphql-yoga/subscription';
+import type { Caller } from '../../auth/caller.ts';
+import type { LiveCredential } from '../../auth/credentialWatch.ts';
+import { ApiError } from '../../domain/errors.ts';
+import { requirePermission } from '../../services/access.ts';
+import type { GraphQLContext } from './context.ts';
+import { toGraphQLError } from './server.ts';
+
+const credentialDead = () =>
+  new ApiError('unauthenticated', 'the connection’s credentials are no longer valid', { code: 'CREDENTIALS_REVOKED' });
+
+/**
+ * A private stream that sends each event only if the subscriber's credential, as it is at
+ * that moment, may still see it: READ, and the same account scope as when it subscribed.
+ * A change that takes that away ends the stream at once (with the error a new request
+ * would get), not at its next event. Errors reach the client with their code.
+ */
+export async function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, source: AsyncIterableIterator<T>): Promise<AsyncIterableIterator<T>> {
+  // A graphql-ws socket follows its credential already; a stream over HTTP (server-sent
+  // events) follows it for as long as it lasts.
+  const ip = ctx.request?.ip ?? ctx.clientIp ?? '';
+  const own = ctx.live ? undefined : ctx.services.authenticator.watch(await ctx.services.authenticator.inspect(subscribed, ip), ip);
+  const live = (ctx.live ?? own) as LiveCredential;
+  const verdict = async (): Promise<ApiError | undefined> => {
+    const caller = await live.current();
+    if (!caller) return credentialDead();
+    try {
+      requirePermission(caller, 'READ');
+    } catch (err) {
+      return err as ApiError;
+    }
+    const scope = (c: Caller) => (c.kind === 'apiKey' ? c.subaccountId : undefined);
+    if (scope(caller) !== scope(subscribed)) {
+      return new ApiError('permission-denied', 'the API key’s account scope changed', { code: 'KEY_SCOPE_VIOLATION' });
+    }
+    return undefined;
+  };
+  return new Repeater<T>(async (push, stop) => {
+    const off = live.onChange(() => {
+      void verdict().then((err) => err && stop(toGraphQLError(err)));
+    });
+    void stop.then(() => {
+      off();
+      own?.release();
+      void source.return?.();
+    });
+    try {
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        const err = await verdict();
+        if (err) throw err;
+        await push(next.value);
+      }
+      stop();
+    } catch (err) {
+      stop(toGraphQLError(err));
+    }
+  });
+}
+
+/** A public stream: only its errors are given their code (a resync request, say). */
+export function publicStream<T>(source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+  return new Repeater<T>(async (push, stop) => {
+    void stop.then(() => void source.return?.());
+    try {
+      for (let next = await source.next(); !next.done; next = await source.next()) await push(next.value);
+      stop();
+    } catch (err) {
+      stop(toGraphQLError(err));
+    }
+  });
+}

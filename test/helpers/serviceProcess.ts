@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { TEST_DATABASE_URL } from './env.ts';
+import { TEST_OPERATOR_TOKEN } from './infra.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** src/main.ts as a child process on PostgreSQL (its own schema) and the given Redis. */
+export class ServiceProcess {
+  readonly stderr: string[] = [];
+  exitCode: number | null | undefined;
+  private readonly exited: Promise<number | null>;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    child.stderr?.on('data', (chunk) => this.stderr.push(String(chunk)));
+    child.stdout?.on('data', () => undefined);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code) => {
+        this.exitCode = code;
+        resolve(code);
+      }),
+    );
+  }
+
+  static start(options: { port: number; schema: string; redisUrl: string; env?: Record<string, string> }): ServiceProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: TEST_DATABASE_URL,
+        DATABASE_SCHEMA: options.schema,
+        REDIS_URL: options.redisUrl,
+        REDIS_KEY_PREFIX: `${options.schema}:`,
+        OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServiceProcess(child, `http://127.0.0.1:${options.port}`);
+  }
+
+  get running(): boolean {
+    return this.exitCode === undefined;
+  }
+
+  /** Waits until /healthz answers (the process listens). */
+  async listening(deadlineMs = 30_000): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    for (;;) {
+      if (!this.running) throw new Error(`exited with ${this.exitCode}: ${this.stderr.join('')}`);
+      try {
+        if ((await fetch(`${this.url}/healthz`)).status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > until) throw new Error('the service did not start listening');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async stop(): Promise<number | null> {
+    if (this.running) this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
+  kill(): void {
+    if (this.running) this.child.kill('SIGKILL');
+  }
+}
