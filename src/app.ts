@@ -67,6 +67,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     auth: config.auth,
     logger,
     projectionDelayMs: config.projectionDelayMs,
+    commitDeadlineMs: config.commitDeadlineMs,
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
   }).catch(async (err: unknown) => {
     if (!options.store) await store.close();

@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   OPERATOR_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  COMMIT_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
@@ -82,6 +83,8 @@ export interface Config {
   rateLimitTimeoutMs: number;
   /** How long the trading projector lets journal entries gather before applying them. */
   projectionDelayMs: number;
+  /** How long an order may wait for durability before it is refused (503) and never stored. */
+  commitDeadlineMs: number;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -117,6 +120,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...(e.OPERATOR_TOKEN ? { operatorToken: e.OPERATOR_TOKEN } : {}),
     rateLimitTimeoutMs: e.RATE_LIMIT_TIMEOUT_MS,
     projectionDelayMs: e.PROJECTION_DELAY_MS,
+    commitDeadlineMs: e.COMMIT_DEADLINE_MS,
     auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

@@ -37,6 +37,8 @@ export interface ServiceDeps {
   onEngineLockLost?: (err: Error) => void;
   /** See Config.projectionDelayMs. */
   projectionDelayMs?: number;
+  /** See Config.commitDeadlineMs. */
+  commitDeadlineMs?: number;
 }
 
 /** Builds every service; trading state (markets, books, balances) is loaded from the database first. */
@@ -60,7 +62,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost, projectionDelayMs: deps.projectionDelayMs ?? 0 });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost, projectionDelayMs: deps.projectionDelayMs ?? 0, ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
   await orders.engine.start();
   const ledger = createLedgerService({
     db,

@@ -102,6 +102,8 @@ export interface EngineDeps {
   onFenced(err: unknown): void;
   /** How long the projector lets entries gather before applying them (0: at once). */
   projectionDelayMs?: number;
+  /** How long an order may wait for its journal append; past it, it is refused (503) and never stored. */
+  commitDeadlineMs?: number;
 }
 
 /**
@@ -144,8 +146,9 @@ export class TradingEngine {
     this.journal = new Journal(deps.sql, deps.fence);
     this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0 });
     this.sequencer = new Sequencer(
-      (ws) => this.commit(ws),
+      (ws, deadline) => this.commit(ws, deadline),
       (err) => this.recover(err),
+      deps.commitDeadlineMs ?? Number.POSITIVE_INFINITY,
     );
   }
 
@@ -393,9 +396,9 @@ export class TradingEngine {
    * A group is acknowledged by its journal append alone; then its private events go out,
    * numbered from the entry, and the projector brings the read tables up to it.
    */
-  private async commit(ws: WriteSet): Promise<void> {
+  private async commit(ws: WriteSet, deadline: number): Promise<void> {
     if (ws.isEmpty) return;
-    const seq = await this.journal.append(ws);
+    const seq = await this.journal.append(ws, new Date(deadline));
     this.projector.enqueue({ seq, ws });
     const { orders, fills } = entryEvents(seq, ws, this.symbolOf);
     for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);

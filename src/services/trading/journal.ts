@@ -138,10 +138,10 @@ export class Journal {
     this.last = stored > projected ? stored : projected;
   }
 
-  /** Appends a group's write set as the next entry; resolves with its sequence once durable. */
-  async append(ws: WriteSet): Promise<bigint> {
+  /** Appends a group's write set as the next entry, unless past `deadline`; resolves with its sequence once durable. */
+  async append(ws: WriteSet, deadline: Date): Promise<bigint> {
     const seq = this.last + 1n;
-    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence);
+    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence, deadline);
     this.last = seq;
     return seq;
   }

@@ -12,6 +12,8 @@ interface Group {
   ws: WriteSet;
   settled: { job: Job; ok: boolean; value: unknown }[];
   afterCommit: (() => void)[];
+  /** When its first job was applied (epoch ms): its commit must be durable within the deadline from here. */
+  openedAt: number;
   /** Set when a job failed with something other than a refusal: a bug, whose changes may be half made. */
   aborted?: unknown;
   /** Resolves once the group is committed or refused. */
@@ -21,6 +23,8 @@ interface Group {
 
 /** Longest pause between attempts to rebuild the state after a failed commit. */
 const MAX_REBUILD_BACKOFF_MS = 5_000;
+/** How long past a group's deadline its commit may still answer before it is given up. */
+const DEADLINE_MARGIN_MS = 250;
 
 const rebuildingError = () =>
   new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
@@ -61,16 +65,22 @@ export class Sequencer {
   /** Counts rebuilds: what was loaded into memory before one is gone after it. */
   private generation = 0;
 
+  /** The last commit given up at its deadline, until it has settled one way or the other. */
+  private abandoned: Promise<void> | undefined;
+
   constructor(
-    private readonly commit: (ws: WriteSet) => Promise<void>,
+    /** Makes a group durable, unless past `deadline` (epoch ms): then it must store nothing, and fail. */
+    private readonly commit: (ws: WriteSet, deadline: number) => Promise<void>,
     /** After a failed commit the in-memory state is ahead of the database: rebuild it. */
     private readonly recover: (err: unknown) => Promise<void>,
+    /** How long a job may wait for durability after it was applied; past it, it is refused. */
+    private readonly deadlineMs = Number.POSITIVE_INFINITY,
   ) {}
 
   private static group(): Group {
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    return { ws: new WriteSet(), settled: [], afterCommit: [], done, finish };
+    return { ws: new WriteSet(), settled: [], afterCommit: [], openedAt: 0, done, finish };
   }
 
   submit<T>(apply: (ws: WriteSet) => T): Promise<T> {
@@ -106,6 +116,7 @@ export class Sequencer {
   }
 
   private run(job: Job): void {
+    if (this.open.settled.length === 0) this.open.openedAt = Date.now();
     const mark = this.open.afterCommit.length;
     try {
       this.open.settled.push({ job, ok: true, value: job.apply(this.open.ws) });
@@ -127,7 +138,7 @@ export class Sequencer {
       this.inFlight = group;
       try {
         if (group.aborted !== undefined) throw group.aborted;
-        await this.commit(group.ws);
+        await this.commitWithin(group);
       } catch (err) {
         await this.refuseAndRebuild([group, this.open], err, group.aborted !== undefined ? batchAborted(err) : notDurable(err));
         continue;
@@ -144,10 +155,40 @@ export class Sequencer {
     this.committing = undefined;
   }
 
+  /**
+   * Commits a group, giving it up shortly after its deadline: a partition or a stuck
+   * connection then costs its clients a 503 at the bound, not a wait as long as the
+   * outage. The commit itself refuses to store anything past the deadline, and the rebuild
+   * that follows waits for it to settle, so memory is rebuilt from its final outcome.
+   */
+  private async commitWithin(group: Group): Promise<void> {
+    const deadline = group.openedAt + this.deadlineMs;
+    const attempt = this.commit(group.ws, deadline);
+    if (!Number.isFinite(deadline)) return attempt;
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the commit passed its deadline')), Math.max(0, deadline - Date.now()) + DEADLINE_MARGIN_MS);
+    });
+    try {
+      await Promise.race([attempt, givenUp]);
+    } catch (err) {
+      this.abandoned = attempt.then(
+        () => undefined,
+        () => undefined,
+      );
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async refuseAndRebuild(groups: Group[], err: unknown, refusal: ApiError): Promise<void> {
     this.rebuilding = true;
     this.open = Sequencer.group();
     this.refuse(groups, refusal);
+    // A commit given up at its deadline may still land (before its deadline): rebuild from its outcome.
+    await this.abandoned;
+    this.abandoned = undefined;
     // Memory cannot be trusted until a rebuild succeeds (the database may be down a while).
     for (let attempt = 0; ; attempt++) {
       try {
