@@ -1,5 +1,5 @@
 import { ApiError, invalidArgument } from '../domain/errors.ts';
-import { MAX_VIP_TIER, type PoolName } from '../domain/ratelimit/catalog.ts';
+import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimit/catalog.ts';
 import type { Db } from '../infra/database.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
@@ -39,8 +39,9 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
 
   return {
     async putRateLimitOverride(input: OverrideInput) {
-      if (input.quotaWeight <= 0n || input.periodMs <= 0n || input.burstWeight <= 0n) {
-        throw invalidArgument('quotaWeight', 'quotaWeight, periodMs and burstWeight must be positive', 'positive');
+      for (const field of ['quotaWeight', 'periodMs', 'burstWeight'] as const) {
+        const max = OVERRIDE_LIMITS[field];
+        if (input[field] < 1n || input[field] > BigInt(max)) throw invalidArgument(field, `must be 1 to ${max}`, 'range');
       }
       const where = await target(input);
       const data = {
