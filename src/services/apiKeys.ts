@@ -7,6 +7,7 @@ import { newApiKeyId, newPublicId } from '../domain/ids.ts';
 import type { ApiKey, ApiPolicy } from '../generated/prisma/client.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
+import { isUniqueViolation } from '../infra/databaseErrors.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { requirePermission, requireSession, resolveAccount } from './access.ts';
 import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, pageLimit, toPage } from './pageTokens.ts';
@@ -233,31 +234,32 @@ export function createApiKeyService(deps: {
       const subaccount = input.subaccountId ? await resolveAccount(db, caller, input.subaccountId) : undefined;
       const policyId = input.policyId ? await policyIdOf(caller, input.policyId) : undefined;
       const expiresAt = input.expiresAt ? checkExpiry(input.expiresAt, now) : undefined;
-      const reused = await db.apiKey.findFirst({
-        where: { publicKeyEd25519: new Uint8Array(input.publicKeyEd25519), status: 'ACTIVE' },
-        select: { id: true },
-      });
-      if (reused) {
-        throw new ApiError('conflict', 'this public key is already registered', { code: 'CONFLICT_DUPLICATE_PUBLIC_KEY' });
-      }
-      const row = await db.apiKey.create({
-        data: {
-          keyId: newApiKeyId(),
-          rootAccountId: caller.rootAccountId,
-          subaccountId: subaccount?.id ?? null,
-          policyId: policyId ?? null,
-          label,
-          icon: input.icon !== undefined ? checkToken('icon', input.icon) : null,
-          color: input.color !== undefined ? checkToken('color', input.color) : null,
-          ipWhitelist,
-          publicKeyEd25519: new Uint8Array(input.publicKeyEd25519),
-          expiresAt: expiresAt ?? null,
-          createdByActor: actorLabel(caller),
-          createdAt: now,
-          updatedAt: now,
-        },
-        include: KEY_INCLUDE,
-      });
+      // Uniqueness among active keys is the database's (a partial unique index): a read
+      // first would let racing requests all see the key free.
+      const row = await db.apiKey
+        .create({
+          data: {
+            keyId: newApiKeyId(),
+            rootAccountId: caller.rootAccountId,
+            subaccountId: subaccount?.id ?? null,
+            policyId: policyId ?? null,
+            label,
+            icon: input.icon !== undefined ? checkToken('icon', input.icon) : null,
+            color: input.color !== undefined ? checkToken('color', input.color) : null,
+            ipWhitelist,
+            publicKeyEd25519: new Uint8Array(input.publicKeyEd25519),
+            expiresAt: expiresAt ?? null,
+            createdByActor: actorLabel(caller),
+            createdAt: now,
+            updatedAt: now,
+          },
+          include: KEY_INCLUDE,
+        })
+        .catch((err: unknown) => {
+          if (!isUniqueViolation(err)) throw err;
+          // Keys are unique platform-wide; the answer is the same whoever holds the key.
+          throw new ApiError('conflict', 'this public key is not accepted: generate a new key pair', { code: 'CONFLICT_DUPLICATE_PUBLIC_KEY' });
+        });
       return one(row);
     },
 

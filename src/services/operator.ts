@@ -1,6 +1,7 @@
 import { ApiError, invalidArgument } from '../domain/errors.ts';
 import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimit/catalog.ts';
 import type { Db } from '../infra/database.ts';
+import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface OverrideInput {
@@ -52,10 +53,12 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
         reason: input.reason ?? null,
         createdBy: 'operator',
       };
-      const existing = await db.rateLimitOverride.findFirst({ where: { pool: input.pool, ...where } });
-      const row = existing
-        ? await db.rateLimitOverride.update({ where: { id: existing.id }, data })
-        : await db.rateLimitOverride.create({ data: { pool: input.pool, ...where, ...data } });
+      const row = await retryOnUniqueRace(async () => {
+        const existing = await db.rateLimitOverride.findFirst({ where: { pool: input.pool, ...where } });
+        return existing
+          ? db.rateLimitOverride.update({ where: { id: existing.id }, data })
+          : db.rateLimitOverride.create({ data: { pool: input.pool, ...where, ...data } });
+      });
       limiter.invalidate();
       return { pool: row.pool, quotaWeight: row.quotaWeight, periodMs: row.periodMs, burstWeight: row.burstWeight, expiresAt: row.expiresAt };
     },
