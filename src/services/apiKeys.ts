@@ -210,10 +210,16 @@ export function createApiKeyService(deps: {
     async listApiPolicies(caller: Caller, input: { limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
       const limit = pageLimit(input.limit, 500);
-      const binding = { operation: 'listApiPolicies', caller: caller.rootPublicId, filters: {} };
+      // A subaccount-scoped key sees the policies of the keys it can see, not the root's others.
+      const scoped = caller.kind === 'apiKey' ? caller.subaccountId : undefined;
+      const binding = { operation: 'listApiPolicies', caller: caller.rootPublicId, filters: { scope: String(scoped ?? '') } };
       const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);
       const rows = await db.apiPolicy.findMany({
-        where: { ownerAccountId: caller.rootAccountId, ...afterNewestFirst(cursor) },
+        where: {
+          ownerAccountId: caller.rootAccountId,
+          ...(scoped !== undefined ? { apiKeys: { some: { subaccountId: scoped } } } : {}),
+          ...afterNewestFirst(cursor),
+        },
         orderBy: NEWEST_FIRST,
         take: limit + 1,
       });

@@ -4,9 +4,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { validate as validateJson } from 'json-dup-key-validator';
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, invalidArgument } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
 import type { TrustProxy } from '../config.ts';
@@ -88,11 +89,19 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
       done(Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }));
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (err) {
       done(Object.assign(err as Error, { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }));
+      return;
     }
+    // A signed body must mean one thing: with a repeated key, parsers disagree on which wins.
+    if (validateJson(text, false) !== undefined) {
+      done(invalidArgument('body', 'an object repeats a key', 'duplicate-key'));
+      return;
+    }
+    done(null, parsed);
   });
 
   await app.register(swagger, {
