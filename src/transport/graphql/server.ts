@@ -56,7 +56,15 @@ export interface GraphQLDeps {
 /** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
 export function toGraphQLError(err: unknown): GraphQLError {
   if (err instanceof GraphQLError && !(err.originalError instanceof ApiError)) {
-    return err.originalError ? toGraphQLError(err.originalError) : err;
+    if (err.originalError) return toGraphQLError(err.originalError);
+    if (err.extensions.code) return err;
+    // graphql-js's own refusals of a request's values (a missing or mistyped variable, a
+    // scalar that does not parse) carry no code: they are the caller's, like a 400.
+    return new GraphQLError(err.message, {
+      ...(err.nodes ? { nodes: err.nodes } : {}),
+      ...(err.path ? { path: err.path } : {}),
+      extensions: { ...err.extensions, code: 'BAD_USER_INPUT', key: 'invalid-argument', status: 400 },
+    });
   }
   const raw = err instanceof GraphQLError ? err.originalError : err;
   const original = raw instanceof ApiError ? raw : (clientErrorFromDatabase(raw) ?? raw);
@@ -135,6 +143,11 @@ export function createGraphQL(deps: GraphQLDeps) {
         method: ['GET', 'POST', 'OPTIONS'],
         config: { operationId: 'graphql' },
         handler: async (req, reply) => {
+          // Yoga would answer these in a shape of its own (415 with a `null` body).
+          if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null)) {
+            if (typeof req.body === 'string' && req.body !== '') throw new ApiError('unsupported-media-type', 'GraphQL requests must be application/json');
+            throw new ApiError('invalid-argument', 'request body is empty', { violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }] });
+          }
           const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
           response.headers.forEach((value, key) => void reply.header(key, value));
           reply.status(response.status);

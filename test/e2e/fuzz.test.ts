@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { errorLogLines, Fuzzer, fuzzIdentity, graphqlOperations, restOperations, runFuzz, type Operation } from '../fuzz/fuzzer.ts';
+
+/**
+ * The bounded fuzz run of `npm test` (the long run is `npm run fuzz`): a few thousand
+ * generated requests over every operation the service publishes. A violation fails with
+ * the smallest request fast-check could shrink it to.
+ */
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const SEED = Number(process.env.FUZZ_SEED ?? 1616);
+
+describe('fuzzing every published operation', () => {
+  it('never answers 5xx, every error is problem+json with a code (GraphQL: extensions.code, never INTERNAL), nothing logs an error', async () => {
+    const identity = await fuzzIdentity(server.url);
+    const rest = await restOperations(server.url);
+    const graphql = await graphqlOperations(server.url, identity.session.auth);
+    const operations: Operation[] = [...rest, ...graphql.operations];
+    // Every /v1 route the service has is in the document the fuzzer walks.
+    expect(rest.length).toBeGreaterThan(40);
+    expect(graphql.operations.length).toBeGreaterThan(20);
+    const fuzzer = new Fuzzer(server.url, identity);
+    await runFuzz(fuzzer, operations, { runsPerOperation: 25, parallel: 4, seed: SEED, stopOnViolation: true, schema: graphql.schema });
+    expect(fuzzer.stats.violations).toEqual([]);
+    for (const op of operations) expect(fuzzer.stats.byOperation[op.name] ?? 0, op.name).toBeGreaterThan(0);
+    expect(fuzzer.stats.requests).toBeGreaterThan(2000);
+    expect(errorLogLines(server.logs)).toEqual([]);
+  }, 120_000);
+});
