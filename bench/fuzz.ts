@@ -12,6 +12,7 @@ import { startTestApp } from '../test/helpers/infra.ts';
 const target = Number(process.env.FUZZ_REQUESTS ?? 50_000);
 const firstSeed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 const started = Date.now();
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const server = await startTestApp();
 let exitCode = 0;
 try {
@@ -30,7 +31,6 @@ try {
   const { stats } = fuzzer;
   const errors = Object.entries(stats.byStatus).filter(([s]) => Number(s) >= 400).reduce((n, [, c]) => n + c, 0);
   const counts = Object.values(stats.byOperation);
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const report = [
     '# Fuzz report',
     '',

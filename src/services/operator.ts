@@ -44,6 +44,9 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
         const max = OVERRIDE_LIMITS[field];
         if (input[field] < 1n || input[field] > BigInt(max)) throw invalidArgument(field, `must be 1 to ${max}`, 'range');
       }
+      if (input.burstWeight * input.periodMs > BigInt(OVERRIDE_LIMITS.burstTimesPeriodMs)) {
+        throw invalidArgument('burstWeight', `burstWeight x periodMs must be at most ${OVERRIDE_LIMITS.burstTimesPeriodMs}`, 'range');
+      }
       const where = await target(input);
       const data = {
         quotaWeight: input.quotaWeight,

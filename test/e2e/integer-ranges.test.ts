@@ -57,6 +57,11 @@ describe('operator rate-limit overrides', () => {
     expectRange(await put({ [field]: value }), field, 'range');
   });
 
+  it('refuse a burst whose bucket, over its period, would leave exact integer arithmetic', async () => {
+    expectRange(await put({ burstWeight: '1000000000', periodMs: '86400000' }), 'burstWeight', 'range');
+    expect((await put({ burstWeight: '10000000', periodMs: '1000', quotaWeight: '10000000' })).status).toBe(200);
+  });
+
   it('refuse a VIP tier beyond int32', async () => {
     const r = await api(server.url, 'PUT', `/operator/v1/accounts/${me.rootAccountId}/vip-tier`, { vipTier: 2 ** 40 }, operator);
     expectRange(r, 'vipTier', 'max');

@@ -116,16 +116,21 @@ describe('bucket arithmetic for any policy an operator may set', () => {
   // Bounds of OVERRIDE_LIMITS and any request cost: every intermediate value must be an
   // exact integer below 2^53 (JavaScript here, Lua doubles in Redis), and a rejection's
   // wait positive, or `retry_after_ms` turns negative and clients retry at once forever.
-  const policy = fc.record({
-    quota: fc.integer({ min: 1, max: OVERRIDE_LIMITS.quotaWeight }),
-    periodMs: fc.integer({ min: 1, max: OVERRIDE_LIMITS.periodMs }),
-    burst: fc.integer({ min: 1, max: OVERRIDE_LIMITS.burstWeight }),
-  });
-  const extremes = fc.record({
-    quota: fc.constantFrom(1, OVERRIDE_LIMITS.quotaWeight),
-    periodMs: fc.constantFrom(1, OVERRIDE_LIMITS.periodMs),
-    burst: fc.constantFrom(1, OVERRIDE_LIMITS.burstWeight),
-  });
+  const largestBurst = (periodMs: number) => Math.min(OVERRIDE_LIMITS.burstWeight, Math.floor(OVERRIDE_LIMITS.burstTimesPeriodMs / periodMs));
+  const policy = fc
+    .record({
+      quota: fc.integer({ min: 1, max: OVERRIDE_LIMITS.quotaWeight }),
+      periodMs: fc.integer({ min: 1, max: OVERRIDE_LIMITS.periodMs }),
+      burstShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ quota, periodMs, burstShare }) => ({ quota, periodMs, burst: Math.max(1, Math.floor(burstShare * largestBurst(periodMs))) }));
+  const extremes = fc
+    .record({
+      quota: fc.constantFrom(1, OVERRIDE_LIMITS.quotaWeight),
+      periodMs: fc.constantFrom(1, 8000, OVERRIDE_LIMITS.periodMs),
+      largest: fc.boolean(),
+    })
+    .map(({ quota, periodMs, largest }) => ({ quota, periodMs, burst: largest ? largestBurst(periodMs) : 1 }));
 
   it('stays exact and reports a positive wait, over any sequence of charges', () => {
     fc.assert(
@@ -159,7 +164,9 @@ describe('bucket arithmetic for any policy an operator may set', () => {
   });
 
   it('bounds the policy by 2^53 at its largest', () => {
-    const largest = scale({ quota: OVERRIDE_LIMITS.quotaWeight, periodMs: OVERRIDE_LIMITS.periodMs, burst: OVERRIDE_LIMITS.burstWeight }, MAX_REQUEST_COST);
-    expect(largest.capacity + largest.rate + largest.cost).toBeLessThan(Number.MAX_SAFE_INTEGER);
+    for (const periodMs of [1, 8000, OVERRIDE_LIMITS.periodMs]) {
+      const largest = scale({ quota: OVERRIDE_LIMITS.quotaWeight, periodMs, burst: largestBurst(periodMs) }, MAX_REQUEST_COST);
+      expect(largest.capacity + largest.rate + largest.cost).toBeLessThan(Number.MAX_SAFE_INTEGER);
+    }
   });
 });
