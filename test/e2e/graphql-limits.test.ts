@@ -1,6 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboard, type SignedIn } from '../helpers/auth.ts';
+import { wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 
 /**
@@ -101,6 +102,28 @@ describe('malformed GET parameters', () => {
     const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
     expect(res.status, JSON.stringify(body)).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(errorLines()).toEqual([]);
+  });
+});
+
+describe('the same limits over graphql-ws', () => {
+  it.each([
+    ['a 3,000-deep literal', `subscription { publicTrades(symbol: ${'['.repeat(3000)}) { symbol } }`, 'GRAPHQL_PARSE_FAILED'],
+    ['40 aliases', `subscription { ${Array.from({ length: 40 }, (_, i) => `a${i}: publicTrades(symbol: "SOL-USDC") { symbol }`).join(' ')} }`, 'GRAPHQL_VALIDATION_FAILED'],
+  ])('%s is refused with a coded error and the socket stays usable', async (_, query, code) => {
+    const client = wsClient(server.url, { authorization: me.auth.authorization });
+    try {
+      const errors = await new Promise<readonly { extensions?: Record<string, unknown> }[]>((resolve, reject) => {
+        client.subscribe({ query }, { next: () => reject(new Error('result')), error: (e) => resolve(Array.isArray(e) ? e : [e]), complete: () => reject(new Error('completed')) });
+      });
+      expect(errors[0]?.extensions?.code).toBe(code);
+      const ok = await new Promise((resolve, reject) => {
+        client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
+      });
+      expect(ok).toEqual({ data: { __typename: 'Query' } });
+    } finally {
+      await client.dispose();
+    }
     expect(errorLines()).toEqual([]);
   });
 });

@@ -201,7 +201,14 @@ export function createGraphQL(deps: GraphQLDeps) {
           onSubscribe: async (ctx, _id, params) => {
             if (!(await recheck(ctx.extra))) return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
             const enveloped = yoga.getEnveloped({ ...ctx, extra: ctx.extra, params });
-            const document = enveloped.parse(params.query);
+            // A document refused while parsing (the token limit) is the client's error, not
+            // the socket's: graphql-ws would close it as an internal error.
+            let document: DocumentNode;
+            try {
+              document = enveloped.parse(params.query);
+            } catch (err) {
+              return [err instanceof GraphQLError ? withCode(err, 'GRAPHQL_PARSE_FAILED') : toGraphQLError(err)];
+            }
             const errors = enveloped.validate(enveloped.schema, document);
             if (errors.length > 0) return errors;
             return {
