@@ -16,6 +16,7 @@ afterAll(async () => {
 });
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1616);
+const BUDGET = 3000;
 
 describe('fuzzing every published operation', () => {
   it('never answers 5xx, every error is problem+json with a code (GraphQL: extensions.code, never INTERNAL), nothing logs an error', async () => {
@@ -27,10 +28,12 @@ describe('fuzzing every published operation', () => {
     expect(rest.length).toBeGreaterThan(40);
     expect(graphql.operations.length).toBeGreaterThan(20);
     const fuzzer = new Fuzzer(server.url, identity);
-    await runFuzz(fuzzer, operations, { runsPerOperation: 25, parallel: 4, seed: SEED, stopOnViolation: true, schema: graphql.schema });
+    // A fixed budget however many operations land, so the round stays well under a minute.
+    const runsPerOperation = Math.max(10, Math.floor(BUDGET / operations.length));
+    await runFuzz(fuzzer, operations, { runsPerOperation, parallel: 4, seed: SEED, stopOnViolation: true, schema: graphql.schema });
     expect(fuzzer.stats.violations).toEqual([]);
     for (const op of operations) expect(fuzzer.stats.byOperation[op.name] ?? 0, op.name).toBeGreaterThan(0);
-    expect(fuzzer.stats.requests).toBeGreaterThan(2000);
+    expect(fuzzer.stats.requests).toBeGreaterThan(BUDGET * 0.8);
     expect(errorLogLines(server.logs)).toEqual([]);
   }, 120_000);
 });
