@@ -253,7 +253,7 @@ function limitPlugins(): Plugin[] {
   ] as Plugin[];
 }
 
-/** Every refusal of a document's shape or of malformed parameters carries a code and a 400. */
+/** Every refusal of a document's shape or of malformed parameters carries a code (never INTERNAL). */
 const clientErrorCodes: Plugin = {
   onRequestParse({ requestParser, setRequestParser }) {
     if (!requestParser) return;
