@@ -138,6 +138,34 @@ describe.each(['PostgreSQL', 'PGlite'])('N identical creates at once answer as N
     }
   });
 
+  it('address-book entries, and one tag put on one entry: N created, the tag on it once', async () => {
+    const [a, b] = [await onboard(server.url), await onboard(server.url)];
+    const entry = { kind: 'EXTERNAL_CHAIN', label: 'e', external: { address: '0x52908400098527886E0F7030069857D2E4169EE7', registryChainId: 1 } };
+    const create = (who: SignedIn) => () => api(server.url, 'POST', '/v1/auth/address-book-entries', entry, who.auth);
+    const concurrent = await burst(create(a));
+    expectNo5xx(concurrent);
+    expect(outcomes(concurrent)).toEqual(outcomes(await inRow(create(b))));
+    const tagOnce = async (who: SignedIn) => {
+      const entryId = (await create(who)()).body.entry.addressBookEntryId;
+      const tagId = (await api(server.url, 'POST', '/v1/auth/address-book-tags', { name: 't' }, who.auth)).body.tag.tagId;
+      return { entryId, send: () => api(server.url, 'POST', `/v1/auth/address-book-entries/${entryId}/tags`, { tagId }, who.auth) };
+    };
+    const [x, y] = [await tagOnce(a), await tagOnce(b)];
+    const tagged = await burst(x.send);
+    expectNo5xx(tagged);
+    expect(outcomes(tagged)).toEqual(outcomes(await inRow(y.send)));
+    const final = await api(server.url, 'GET', `/v1/auth/address-book-entries/${x.entryId}`, undefined, a.auth);
+    expect(final.body.entry.tags).toHaveLength(1);
+  });
+
+  it('sign-in nonces for one address: N issued either way', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const nonce = () => api(server.url, 'POST', '/v1/auth/wallet/nonce', { address: wallet.address }, clientAddress());
+    const concurrent = await burst(nonce);
+    expectNo5xx(concurrent);
+    expect(outcomes(concurrent)).toEqual(outcomes(await inRow(nonce)));
+  });
+
   it('address-book tags with one name: one created, the others 409', async () => {
     const [a, b] = [await onboard(server.url), await onboard(server.url)];
     const create = (who: SignedIn) => () => api(server.url, 'POST', '/v1/auth/address-book-tags', { name: 'same' }, who.auth);
