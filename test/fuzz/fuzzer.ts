@@ -50,6 +50,9 @@ export interface FuzzStats {
 
 const OPERATOR_PREFIX = '/operator/';
 
+/** Redis command deadline while fuzzing (see bench/fuzz.ts). */
+export const STORE_DEADLINE_MS = 2_000;
+
 /** Reads /v1/openapi.json into operations (every method of every path). */
 export async function restOperations(baseUrl: string): Promise<Operation[]> {
   const doc = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, JsonSchema>> };
