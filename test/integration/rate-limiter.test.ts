@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, SessionCaller } from '../../src/auth/caller.ts';
 import { ApiError } from '../../src/domain/errors.ts';
@@ -30,7 +31,8 @@ async function newRoot() {
 async function newKey(root: { row: { id: bigint; publicId: string } }): Promise<ApiKeyCaller> {
   const keyId = `ak_${uniqueName('k').replace(/[^0-9a-f]/g, '').padEnd(32, '0').slice(0, 32)}`;
   const key = await db.prisma.apiKey.create({
-    data: { keyId, rootAccountId: root.row.id, label: 'k', publicKeyEd25519: new Uint8Array(32), createdByActor: 'test' },
+    // Active keys' public keys are unique platform-wide.
+    data: { keyId, rootAccountId: root.row.id, label: 'k', publicKeyEd25519: new Uint8Array(randomBytes(32)), createdByActor: 'test' },
   });
   return { kind: 'apiKey', rootAccountId: root.row.id, rootPublicId: root.row.publicId, keyId, keyDbId: key.id, permissions: new Set() };
 }
@@ -96,8 +98,11 @@ describe('the limiter on real Redis', () => {
   it('keeps placement and cancellation in separate pools', async () => {
     const { session } = await newRoot();
     let placed = 0;
+    const started = Date.now();
     while ((await outcome(limiter.admit('trading.place', { caller: session }))) === 'ok') placed++;
-    expect(placed).toBe(100);
+    // The burst of 100, plus what refilled (10 a second) while a loaded machine ran the loop.
+    expect(placed).toBeGreaterThanOrEqual(100);
+    expect(placed).toBeLessThanOrEqual(100 + Math.ceil((Date.now() - started) / 100));
     expect(await outcome(limiter.admit('trading.cancel', { caller: session }))).toBe('ok');
   });
 
