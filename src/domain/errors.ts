@@ -8,10 +8,13 @@ export const ERROR_KEYS = {
   'permission-denied': { status: 403, title: 'Permission Denied', code: 'PERMISSION_DENIED' },
   'not-found': { status: 404, title: 'Not Found', code: 'NOT_FOUND' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' },
+  'request-timeout': { status: 408, title: 'Request Timeout', code: 'REQUEST_TIMEOUT' },
   conflict: { status: 409, title: 'Conflict', code: 'CONFLICT' },
   'payload-too-large': { status: 413, title: 'Payload Too Large', code: 'PAYLOAD_TOO_LARGE' },
+  'uri-too-long': { status: 414, title: 'URI Too Long', code: 'URI_TOO_LONG' },
   'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', code: 'UNSUPPORTED_MEDIA_TYPE' },
   'rate-limit-exceeded': { status: 429, title: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' },
+  'request-header-fields-too-large': { status: 431, title: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE' },
   internal: { status: 500, title: 'Internal Error', code: 'INTERNAL' },
   unavailable: { status: 503, title: 'Unavailable', code: 'UNAVAILABLE' },
 } as const;

@@ -7,6 +7,7 @@ import { newApiKeyId, newPublicId } from '../domain/ids.ts';
 import type { ApiKey, ApiPolicy } from '../generated/prisma/client.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
+import { isUniqueViolation } from '../infra/databaseErrors.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { requirePermission, requireSession, resolveAccount } from './access.ts';
 import { afterNewestFirst, NEWEST_FIRST, newestFirstCursor, type NewestFirstCursor, PageTokens, pageLimit, toPage } from './pageTokens.ts';
@@ -210,10 +211,16 @@ export function createApiKeyService(deps: {
     async listApiPolicies(caller: Caller, input: { limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
       const limit = pageLimit(input.limit, 500);
-      const binding = { operation: 'listApiPolicies', caller: caller.rootPublicId, filters: {} };
+      // A subaccount-scoped key sees the policies of the keys it can see, not the root's others.
+      const scoped = caller.kind === 'apiKey' ? caller.subaccountId : undefined;
+      const binding = { operation: 'listApiPolicies', caller: caller.rootPublicId, filters: { scope: String(scoped ?? '') } };
       const cursor = pageTokens.decode<NewestFirstCursor>(input.pageToken, binding);
       const rows = await db.apiPolicy.findMany({
-        where: { ownerAccountId: caller.rootAccountId, ...afterNewestFirst(cursor) },
+        where: {
+          ownerAccountId: caller.rootAccountId,
+          ...(scoped !== undefined ? { apiKeys: { some: { subaccountId: scoped } } } : {}),
+          ...afterNewestFirst(cursor),
+        },
         orderBy: NEWEST_FIRST,
         take: limit + 1,
       });
@@ -234,31 +241,32 @@ export function createApiKeyService(deps: {
       const subaccount = input.subaccountId ? await resolveAccount(db, caller, input.subaccountId) : undefined;
       const policyId = input.policyId ? await policyIdOf(caller, input.policyId) : undefined;
       const expiresAt = input.expiresAt ? checkExpiry(input.expiresAt, now) : undefined;
-      const reused = await db.apiKey.findFirst({
-        where: { publicKeyEd25519: new Uint8Array(input.publicKeyEd25519), status: 'ACTIVE' },
-        select: { id: true },
-      });
-      if (reused) {
-        throw new ApiError('conflict', 'this public key is already registered', { code: 'CONFLICT_DUPLICATE_PUBLIC_KEY' });
-      }
-      const row = await db.apiKey.create({
-        data: {
-          keyId: newApiKeyId(),
-          rootAccountId: caller.rootAccountId,
-          subaccountId: subaccount?.id ?? null,
-          policyId: policyId ?? null,
-          label,
-          icon: input.icon !== undefined ? checkToken('icon', input.icon) : null,
-          color: input.color !== undefined ? checkToken('color', input.color) : null,
-          ipWhitelist,
-          publicKeyEd25519: new Uint8Array(input.publicKeyEd25519),
-          expiresAt: expiresAt ?? null,
-          createdByActor: actorLabel(caller),
-          createdAt: now,
-          updatedAt: now,
-        },
-        include: KEY_INCLUDE,
-      });
+      // Uniqueness among active keys is the database's (a partial unique index): a read
+      // first would let racing requests all see the key free.
+      const row = await db.apiKey
+        .create({
+          data: {
+            keyId: newApiKeyId(),
+            rootAccountId: caller.rootAccountId,
+            subaccountId: subaccount?.id ?? null,
+            policyId: policyId ?? null,
+            label,
+            icon: input.icon !== undefined ? checkToken('icon', input.icon) : null,
+            color: input.color !== undefined ? checkToken('color', input.color) : null,
+            ipWhitelist,
+            publicKeyEd25519: new Uint8Array(input.publicKeyEd25519),
+            expiresAt: expiresAt ?? null,
+            createdByActor: actorLabel(caller),
+            createdAt: now,
+            updatedAt: now,
+          },
+          include: KEY_INCLUDE,
+        })
+        .catch((err: unknown) => {
+          if (!isUniqueViolation(err)) throw err;
+          // Keys are unique platform-wide; the answer is the same whoever holds the key.
+          throw new ApiError('conflict', 'this public key is not accepted: generate a new key pair', { code: 'CONFLICT_DUPLICATE_PUBLIC_KEY' });
+        });
       return one(row);
     },
 

@@ -1,6 +1,7 @@
 import { ApiError, invalidArgument } from '../domain/errors.ts';
-import { MAX_VIP_TIER, type PoolName } from '../domain/ratelimit/catalog.ts';
+import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimit/catalog.ts';
 import type { Db } from '../infra/database.ts';
+import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface OverrideInput {
@@ -39,8 +40,12 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
 
   return {
     async putRateLimitOverride(input: OverrideInput) {
-      if (input.quotaWeight <= 0n || input.periodMs <= 0n || input.burstWeight <= 0n) {
-        throw invalidArgument('quotaWeight', 'quotaWeight, periodMs and burstWeight must be positive', 'positive');
+      for (const field of ['quotaWeight', 'periodMs', 'burstWeight'] as const) {
+        const max = OVERRIDE_LIMITS[field];
+        if (input[field] < 1n || input[field] > BigInt(max)) throw invalidArgument(field, `must be 1 to ${max}`, 'range');
+      }
+      if (input.burstWeight * input.periodMs > BigInt(OVERRIDE_LIMITS.burstTimesPeriodMs)) {
+        throw invalidArgument('burstWeight', `burstWeight x periodMs must be at most ${OVERRIDE_LIMITS.burstTimesPeriodMs}`, 'range');
       }
       const where = await target(input);
       const data = {
@@ -51,10 +56,12 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
         reason: input.reason ?? null,
         createdBy: 'operator',
       };
-      const existing = await db.rateLimitOverride.findFirst({ where: { pool: input.pool, ...where } });
-      const row = existing
-        ? await db.rateLimitOverride.update({ where: { id: existing.id }, data })
-        : await db.rateLimitOverride.create({ data: { pool: input.pool, ...where, ...data } });
+      const row = await retryOnUniqueRace(async () => {
+        const existing = await db.rateLimitOverride.findFirst({ where: { pool: input.pool, ...where } });
+        return existing
+          ? db.rateLimitOverride.update({ where: { id: existing.id }, data })
+          : db.rateLimitOverride.create({ data: { pool: input.pool, ...where, ...data } });
+      });
       limiter.invalidate();
       return { pool: row.pool, quotaWeight: row.quotaWeight, periodMs: row.periodMs, burstWeight: row.burstWeight, expiresAt: row.expiresAt };
     },

@@ -2,6 +2,7 @@ import type { Caller } from '../auth/caller.ts';
 import { ApiError, invalidArgument } from '../domain/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
+import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import { actorLabel } from '../auth/caller.ts';
 import { requireSession } from './access.ts';
 import type { RateLimiter } from './rateLimits.ts';
@@ -27,7 +28,7 @@ export function createTermsService(deps: { db: Db; clock: Clock; currentVersion:
         throw invalidArgument('version', `is not the current terms version (${currentVersion})`, 'current-terms-version');
       }
       const now = clock.now();
-      await db.$transaction([
+      await retryOnUniqueRace(() => db.$transaction([
         db.termsAcceptance.upsert({
           where: { accountId_version: { accountId: caller.rootAccountId, version: currentVersion } },
           update: {},
@@ -37,7 +38,7 @@ export function createTermsService(deps: { db: Db; clock: Clock; currentVersion:
           where: { id: caller.rootAccountId },
           data: { acceptedTermsVersion: currentVersion, acceptedTermsAt: now },
         }),
-      ]);
+      ]));
       return { currentVersion, acceptedVersion: currentVersion };
     },
 

@@ -7,6 +7,7 @@ import { ApiError, invalidArgument } from '../domain/errors.ts';
 import { newPublicId } from '../domain/ids.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
+import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface WalletAuthDeps {
@@ -84,7 +85,9 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
 
       const token = `${SESSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
       const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
-      const account = await db.$transaction(async (tx) => {
+      // Two first sign-ins of one address race to create its account: the loser runs again
+      // and finds it (its nonce consumption was rolled back with it).
+      const account = await retryOnUniqueRace(() => db.$transaction(async (tx) => {
         // Consuming the nonce is the single-use guarantee: only one login can flip usedAt.
         const consumed = await tx.walletNonce.updateMany({ where: { id: issued.id, usedAt: null }, data: { usedAt: now } });
         if (consumed.count !== 1) throw rejected();
@@ -96,7 +99,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
         });
         await tx.session.create({ data: { tokenHash: sha256(token), accountId: root.id, expiresAt } });
         return root;
-      });
+      }));
       return { sessionToken: token, rootAccountId: account.publicId, expiresAt };
     },
 

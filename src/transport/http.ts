@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { validate as validateJson } from 'json-dup-key-validator';
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, invalidArgument } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
 import type { TrustProxy } from '../config.ts';
@@ -73,6 +75,13 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false },
+    // Errors raised before a route runs get the same problem+json body as every other.
+    frameworkErrors: (err, request, reply) => {
+      const apiError = frameworkError(err);
+      request.log.info({ code: apiError.code, status: apiError.status }, 'request rejected');
+      void sendProblem(reply, apiError, deps.problemBaseUrl, request);
+    },
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, deps.problemBaseUrl),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(({ schema, httpPart }) => (data) => {
@@ -91,11 +100,19 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
       done(Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }));
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (err) {
       done(Object.assign(err as Error, { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }));
+      return;
     }
+    // A signed body must mean one thing: with a repeated key, parsers disagree on which wins.
+    if (validateJson(text, false) !== undefined) {
+      done(invalidArgument('body', 'an object repeats a key', 'duplicate-key'));
+      return;
+    }
+    done(null, parsed);
   });
 
   await app.register(swagger, {
@@ -192,6 +209,45 @@ async function runChecks(checks: Record<string, () => Promise<void>>): Promise<R
   );
   return Object.fromEntries(entries);
 }
+
+function frameworkError(err: { code?: string; message: string }): ApiError {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new ApiError('uri-too-long', 'a path segment is longer than any resource id', { code: 'URI_TOO_LONG' });
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    return new ApiError('invalid-argument', 'the request path is not a valid URL (bad percent-encoding)', {
+      code: 'MALFORMED_URL',
+      violations: [{ fieldPath: 'path', message: 'is not a valid URL path', ruleId: 'url' }],
+    });
+  }
+  return new ApiError('invalid-argument', 'the request cannot be routed', { code: 'MALFORMED_REQUEST' });
+}
+
+/**
+ * Node's HTTP parser refuses a request before Fastify sees it (bytes that are not HTTP,
+ * oversized headers, deadlines): the answer is still a problem body, then the connection
+ * ends. `end` rather than `destroy`, so the client reads the answer before the close.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex, problemBaseUrl: string): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('request-header-fields-too-large', 'the request line and headers exceed the size limit')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request-timeout', 'the request was not received in time')
+        : new ApiError('invalid-argument', 'the request is not valid HTTP/1.1', { code: 'MALFORMED_REQUEST' });
+  if (socket.writable) {
+    const body = JSON.stringify(problemBody(apiError, problemBaseUrl, randomUUID()));
+    socket.end(
+      `HTTP/1.1 ${apiError.status} ${apiError.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+}
+
+/** How long a refused connection may take to read its answer before it is dropped. */
+const CLIENT_ERROR_LINGER_MS = 1000;
 
 function sendProblem(
   reply: import('fastify').FastifyReply,

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App, type CreateAppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
-import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
+import { openSharedStore, type OpenSharedStoreOptions, type SharedStore } from '../../src/infra/redis.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './env.ts';
 
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -39,9 +39,9 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Real Redis under a key prefix of its own; `flush()` deletes that prefix's keys. */
-export async function testStore(): Promise<SharedStore & { flush(): Promise<void> }> {
+export async function testStore(options: OpenSharedStoreOptions = {}): Promise<SharedStore & { flush(): Promise<void> }> {
   const keyPrefix = `${uniqueName('t')}:`;
-  const store = await openSharedStore({ kind: 'redis', url: TEST_REDIS_URL, keyPrefix });
+  const store = await openSharedStore({ kind: 'redis', url: TEST_REDIS_URL, keyPrefix }, options);
   return Object.assign(store, {
     async flush() {
       const redis = new Redis(TEST_REDIS_URL);

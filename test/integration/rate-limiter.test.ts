@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, SessionCaller } from '../../src/auth/caller.ts';
 import { ApiError } from '../../src/domain/errors.ts';
@@ -30,7 +31,8 @@ async function newRoot() {
 async function newKey(root: { row: { id: bigint; publicId: string } }): Promise<ApiKeyCaller> {
   const keyId = `ak_${uniqueName('k').replace(/[^0-9a-f]/g, '').padEnd(32, '0').slice(0, 32)}`;
   const key = await db.prisma.apiKey.create({
-    data: { keyId, rootAccountId: root.row.id, label: 'k', publicKeyEd25519: new Uint8Array(32), createdByActor: 'test' },
+    // Active keys' public keys are unique platform-wide.
+    data: { keyId, rootAccountId: root.row.id, label: 'k', publicKeyEd25519: new Uint8Array(randomBytes(32)), createdByActor: 'test' },
   });
   return { kind: 'apiKey', rootAccountId: root.row.id, rootPublicId: root.row.publicId, keyId, keyDbId: key.id, permissions: new Set() };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POOLS, tradingCatalog, type BucketPolicy } from '../../src/domain/ratelimit/catalog.ts';
+import { MAX_REQUEST_COST, OVERRIDE_LIMITS, POOLS, tradingCatalog, type BucketPolicy } from '../../src/domain/ratelimit/catalog.ts';
 import { chargeAll, scale, type BucketState } from '../../src/domain/ratelimit/tokenBucket.ts';
 
 /** One bucket driven by an injected clock (microseconds). */
@@ -108,6 +108,65 @@ describe('trading catalog', () => {
         const lower = rules.find((r) => r.vipTier === tier - 1 && r.policyClass === 'PLACE')!;
         expect(place.quotaWeight).toBeGreaterThan(lower.quotaWeight);
       }
+    }
+  });
+});
+
+describe('bucket arithmetic for any policy an operator may set', () => {
+  // Bounds of OVERRIDE_LIMITS and any request cost: every intermediate value must be an
+  // exact integer below 2^53 (JavaScript here, Lua doubles in Redis), and a rejection's
+  // wait positive, or `retry_after_ms` turns negative and clients retry at once forever.
+  const largestBurst = (periodMs: number) => Math.min(OVERRIDE_LIMITS.burstWeight, Math.floor(OVERRIDE_LIMITS.burstTimesPeriodMs / periodMs));
+  const policy = fc
+    .record({
+      quota: fc.integer({ min: 1, max: OVERRIDE_LIMITS.quotaWeight }),
+      periodMs: fc.integer({ min: 1, max: OVERRIDE_LIMITS.periodMs }),
+      burstShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ quota, periodMs, burstShare }) => ({ quota, periodMs, burst: Math.max(1, Math.floor(burstShare * largestBurst(periodMs))) }));
+  const extremes = fc
+    .record({
+      quota: fc.constantFrom(1, OVERRIDE_LIMITS.quotaWeight),
+      periodMs: fc.constantFrom(1, 8000, OVERRIDE_LIMITS.periodMs),
+      largest: fc.boolean(),
+    })
+    .map(({ quota, periodMs, largest }) => ({ quota, periodMs, burst: largest ? largestBurst(periodMs) : 1 }));
+
+  it('stays exact and reports a positive wait, over any sequence of charges', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(policy, extremes),
+        fc.array(fc.record({ advanceUs: fc.oneof(fc.integer({ min: 0, max: 10 * SECOND }), fc.constant(10 ** 15)), cost: fc.integer({ min: 1, max: MAX_REQUEST_COST }) }), { minLength: 1, maxLength: 40 }),
+        (p, steps) => {
+          let state: BucketState | undefined;
+          let now = 0;
+          for (const step of steps) {
+            now += step.advanceUs;
+            const scaled = scale(p, step.cost);
+            for (const v of Object.values(scaled)) expect(Number.isSafeInteger(v)).toBe(true);
+            const outcome = chargeAll([scaled], [state], now);
+            if (outcome.admitted) {
+              const level = outcome.levels[0] as number;
+              expect(Number.isSafeInteger(level) && level >= 0 && level <= scaled.capacity).toBe(true);
+              expect(outcome.remaining[0]).toBeGreaterThanOrEqual(0);
+              state = { level, atUs: now };
+            } else {
+              expect(Number.isSafeInteger(outcome.retryAfterUs) && outcome.retryAfterUs > 0).toBe(true);
+              expect(outcome.remaining).toBeGreaterThanOrEqual(0);
+              // The level before refilling plus a full wait's refill is still exact.
+              expect(Number.isSafeInteger(scaled.capacity + outcome.retryAfterUs * scaled.rate)).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('bounds the policy by 2^53 at its largest', () => {
+    for (const periodMs of [1, 8000, OVERRIDE_LIMITS.periodMs]) {
+      const largest = scale({ quota: OVERRIDE_LIMITS.quotaWeight, periodMs, burst: largestBurst(periodMs) }, MAX_REQUEST_COST);
+      expect(largest.capacity + largest.rate + largest.cost).toBeLessThan(Number.MAX_SAFE_INTEGER);
     }
   });
 });

@@ -25,6 +25,17 @@ export interface BucketPolicy {
   burst: number;
 }
 
+/**
+ * The largest policy an operator may set. Buckets are kept in units x period in µs as
+ * exact integers in doubles (here and in Redis's Lua), so capacity (burst x period x 1000)
+ * plus a refill step must stay below 2^53: burst x periodMs is bounded by 8 x 10^12 (8 x
+ * 10^15 in µs), and a refill step by the quota's 10^9.
+ */
+export const OVERRIDE_LIMITS = { quotaWeight: 1_000_000_000, periodMs: 86_400_000, burstWeight: 1_000_000_000, burstTimesPeriodMs: 8_000_000_000_000 } as const;
+
+/** The most units one request can cost (a batch of 50 at the dearest operation's 5). */
+export const MAX_REQUEST_COST = 50 * 5;
+
 export interface PoolDefinition extends BucketPolicy {
   name: PoolName;
   scopes: readonly Scope[];

@@ -1,10 +1,15 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { ApiError } from '../../domain/errors.ts';
 import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
 import type { Db } from '../../infra/database.ts';
@@ -52,7 +57,15 @@ export interface GraphQLDeps {
 /** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
 export function toGraphQLError(err: unknown): GraphQLError {
   if (err instanceof GraphQLError && !(err.originalError instanceof ApiError)) {
-    return err.originalError ? toGraphQLError(err.originalError) : err;
+    if (err.originalError) return toGraphQLError(err.originalError);
+    if (err.extensions.code) return err;
+    // graphql-js's own refusals of a request's values (a missing or mistyped variable, a
+    // scalar that does not parse) carry no code: they are the caller's, like a 400.
+    return new GraphQLError(err.message, {
+      ...(err.nodes ? { nodes: err.nodes } : {}),
+      ...(err.path ? { path: err.path } : {}),
+      extensions: { ...err.extensions, code: 'BAD_USER_INPUT', key: 'invalid-argument', status: 400 },
+    });
   }
   const raw = err instanceof GraphQLError ? err.originalError : err;
   const original = raw instanceof ApiError ? raw : (clientErrorFromDatabase(raw) ?? raw);
@@ -129,7 +142,7 @@ export function createGraphQL(deps: GraphQLDeps) {
         return masked;
       },
     },
-    plugins: [metricsPlugin, signaturePlugin],
+    plugins: [metricsPlugin, signaturePlugin, ...limitPlugins()],
     context: async ({ req, extra }) => {
       const caller = req
         ? (req.caller ?? (await deps.services.authenticator.authenticate(authRequestOf(req))))
@@ -155,6 +168,11 @@ export function createGraphQL(deps: GraphQLDeps) {
         method: ['GET', 'POST', 'OPTIONS'],
         config: { operationId: 'graphql' },
         handler: async (req, reply) => {
+          // Yoga would answer these in a shape of its own (415 with a `null` body).
+          if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null)) {
+            if (typeof req.body === 'string' && req.body !== '') throw new ApiError('unsupported-media-type', 'GraphQL requests must be application/json');
+            throw new ApiError('invalid-argument', 'request body is empty', { violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }] });
+          }
           const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
           response.headers.forEach((value, key) => void reply.header(key, value));
           reply.status(response.status);
@@ -216,7 +234,14 @@ export function createGraphQL(deps: GraphQLDeps) {
               ctx.extra.caller = caller;
             }
             const enveloped = yoga.getEnveloped({ ...ctx, extra: ctx.extra, params });
-            const document = enveloped.parse(params.query);
+            // A document refused while parsing (the token limit) is the client's error, not
+            // the socket's: graphql-ws would close it as an internal error.
+            let document: DocumentNode;
+            try {
+              document = enveloped.parse(params.query);
+            } catch (err) {
+              return [err instanceof GraphQLError ? withCode(err, 'GRAPHQL_PARSE_FAILED') : toGraphQLError(err)];
+            }
             const errors = enveloped.validate(enveloped.schema, document);
             if (errors.length > 0) return errors;
             return {
@@ -241,6 +266,69 @@ export function createGraphQL(deps: GraphQLDeps) {
     },
   };
 }
+
+/**
+ * What one document may ask of the server, checked before it runs (docs/api-decisions.md).
+ * The token limit stops the parser before a deeply nested literal can exhaust its stack.
+ */
+export const GRAPHQL_LIMITS = { tokens: 1_000, depth: 10, aliases: 20, directives: 20, cost: 2_000 } as const;
+
+function limitPlugins(): Plugin[] {
+  // Validation limits report like any validation rule, so every broken limit is listed.
+  const reported = { exposeLimits: true, propagateOnRejection: false, onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(err)] };
+  return [
+    maxTokensPlugin({ exposeLimits: true, n: GRAPHQL_LIMITS.tokens }),
+    maxDepthPlugin({ ...reported, n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true }),
+    maxAliasesPlugin({ ...reported, n: GRAPHQL_LIMITS.aliases }),
+    maxDirectivesPlugin({ ...reported, n: GRAPHQL_LIMITS.directives }),
+    costLimitPlugin({ ...reported, maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true }),
+    clientErrorCodes,
+  ] as Plugin[];
+}
+
+/** Every refusal of a document's shape or of malformed parameters carries a code (never INTERNAL). */
+const clientErrorCodes: Plugin = {
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser(async (request) => {
+      try {
+        return await requestParser(request);
+      } catch (err) {
+        if (err instanceof GraphQLError) throw err;
+        throw new GraphQLError('malformed GraphQL request parameters (query, variables, extensions or operationName)', {
+          extensions: { code: 'BAD_REQUEST', key: 'invalid-argument', status: 400, http: { status: 400 } },
+        });
+      }
+    });
+  },
+  onParse() {
+    return ({ result, replaceParseResult }) => {
+      if (result instanceof GraphQLError) replaceParseResult(withCode(result, 'GRAPHQL_PARSE_FAILED'));
+      else if (result instanceof Error) replaceParseResult(withCode(new GraphQLError(`Syntax Error: ${result.message}`), 'GRAPHQL_PARSE_FAILED'));
+    };
+  },
+  onValidate() {
+    return ({ result, setResult }) => {
+      if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
+    };
+  },
+};
+
+/**
+ * Yoga codes refusals of HTTP requests itself; graphql-ws ones get the same code here. The
+ * status follows GraphQL over HTTP: 400 for `application/graphql-response+json`, 200 for
+ * plain `application/json` clients (`spec`).
+ */
+function withCode(err: GraphQLError, code: string): GraphQLError {
+  if (err.extensions.code) return err;
+  return new GraphQLError(err.message, {
+    ...(err.nodes ? { nodes: err.nodes } : {}),
+    extensions: { ...err.extensions, code, key: 'invalid-argument', status: 400, http: { status: 400, spec: true } },
+  });
+}
+
+/** How often an open graphql-ws connection's credentials are checked again. */
+const RECHECK_MS = 5_000;
 
 type WsExtraFields = {
   caller?: Caller;

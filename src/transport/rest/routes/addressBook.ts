@@ -7,7 +7,7 @@ import {
   type AddressBookTagView,
 } from '../../../services/addressBook.ts';
 import type { Services } from '../../../services/index.ts';
-import { int32, toInt64, toRfc3339, uint64 } from '../codec.ts';
+import { int32, nonNegativeInt64, toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { pageQuery, subaccountIdField } from '../schemas.ts';
 
@@ -149,7 +149,7 @@ export function addressBookRoutes(s: Services) {
       params: entryParams,
       body: z.strictObject({
         subaccountId: subaccountIdField,
-        expectedRevision: uint64(),
+        expectedRevision: nonNegativeInt64(),
         label: z.string().max(1024).optional(),
         note: z.string().max(4096).optional(),
         external: externalInput.optional(),
@@ -168,7 +168,7 @@ export function addressBookRoutes(s: Services) {
       summary: 'Delete an entry (conditional when expectedRevision is given)',
       auth: 'caller',
       params: entryParams,
-      query: z.strictObject({ subaccountId: subaccountIdField, expectedRevision: uint64().optional() }),
+      query: z.strictObject({ subaccountId: subaccountIdField, expectedRevision: nonNegativeInt64().optional() }),
       response: z.object({}),
       handler: async ({ params, query }, ctx) => {
         await book.deleteAddressBookEntry(ctx.caller, { ...query, entryId: params.entryId });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../../../auth/caller.ts';
 import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
 import type { Services } from '../../../services/index.ts';
-import { bytes, rfc3339, toBase64, toInt64, toRfc3339, uint64 } from '../codec.ts';
+import { bytes, nonNegativeInt64, rfc3339, toBase64, toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
 
@@ -104,7 +104,7 @@ export function apiKeyRoutes(s: Services) {
       auth: 'caller',
       params: keyIdParams,
       body: z.strictObject({
-        expectedRevision: uint64(),
+        expectedRevision: nonNegativeInt64(),
         label: z.string().max(256).optional(),
         icon: z.string().max(256).optional(),
         color: z.string().max(256).optional(),

@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Services } from '../../../services/index.ts';
-import { rfc3339, toRfc3339, uint64 } from '../codec.ts';
+import { int32, rfc3339, toRfc3339, uint64 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { operatorLedgerRoutes } from './ledger.ts';
 
@@ -80,7 +80,7 @@ function operatorRateLimitRoutes(s: Services) {
       summary: 'Set a root account’s VIP tier',
       auth: 'operator',
       params: z.object({ accountId: z.string().max(64) }),
-      body: z.strictObject({ vipTier: z.number().int() }),
+      body: z.strictObject({ vipTier: int32() }),
       handler: async ({ params, body }) => {
         return s.operator.setVipTier(params.accountId, body.vipTier);
       },

@@ -1,0 +1,129 @@
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboard, type SignedIn } from '../helpers/auth.ts';
+import { wsClient } from '../helpers/graphql.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+
+/**
+ * No GraphQL document can cost the server more than its limits by its shape alone: it is
+ * refused with a client error carrying `extensions.code` (never INTERNAL), and nothing is
+ * logged at error level.
+ */
+let server: RunningApp;
+let me: SignedIn;
+beforeAll(async () => {
+  server = await startTestApp();
+  me = await onboard(server.url);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** GraphQL over HTTP: refusals are 400 for this media type (200 with errors for plain JSON). */
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+async function post(query: string, variables?: unknown, accept = GRAPHQL_RESPONSE) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, ...me.auth },
+    body: JSON.stringify({ query, ...(variables !== undefined ? { variables } : {}) }),
+  });
+  return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+}
+
+function expectRefused(r: Awaited<ReturnType<typeof post>>, code: string) {
+  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(400);
+  expect(r.body.errors?.length).toBeGreaterThan(0);
+  for (const e of r.body.errors ?? []) {
+    expect(e.extensions?.code, e.message).toBe(code);
+    expect(e.extensions?.code).not.toBe('INTERNAL');
+  }
+}
+
+const errorLines = () => server.logs.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
+
+describe('GraphQL documents beyond the limits', () => {
+  it('a list literal nested 3,000 deep is refused by the token limit before the parser recurses', async () => {
+    const deep = `${'['.repeat(3000)}1${']'.repeat(3000)}`;
+    expectRefused(await post(`{ spotConfig(x: ${deep}) { __typename } }`), 'GRAPHQL_PARSE_FAILED');
+  });
+
+  it('inline fragments nested 3,000 deep are refused', async () => {
+    const deep = `${'... on Query { '.repeat(3000)}__typename${' }'.repeat(3000)}`;
+    expectRefused(await post(`{ ${deep} }`), 'GRAPHQL_PARSE_FAILED');
+  });
+
+  it('2,000 aliases of one field are refused without running any of them', async () => {
+    const aliases = Array.from({ length: 2000 }, (_, i) => `a${i}: __typename`).join(' ');
+    expectRefused(await post(`{ ${aliases} }`), 'GRAPHQL_PARSE_FAILED');
+    const few = Array.from({ length: 40 }, (_, i) => `a${i}: spotConfig { __typename }`).join(' ');
+    expectRefused(await post(`{ ${few} }`), 'GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('a selection deeper than the depth limit is refused; the standard introspection query is not', async () => {
+    const deep = `{ viewer ${'{ f '.repeat(20)}${'}'.repeat(20)} }`;
+    const r = await post(deep);
+    expectRefused(r, 'GRAPHQL_VALIDATION_FAILED');
+    expect(r.body.errors?.some((e) => /depth/i.test(e.message))).toBe(true);
+    const introspection = await post(getIntrospectionQuery());
+    expect(introspection.status).toBe(200);
+    expect(introspection.body.errors).toBeUndefined();
+  });
+
+  it('many directives are refused', async () => {
+    const directives = Array.from({ length: 60 }, () => '@include(if: true)').join(' ');
+    expectRefused(await post(`{ __typename ${directives} }`), 'GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('a selection whose cost exceeds the limit is refused', async () => {
+    const fields = Array.from({ length: 25 }, (_, i) => `f${i}: spotConfig { assets { __typename } markets { __typename symbol } }`).join(' ');
+    expectRefused(await post(`{ ${fields} }`), 'GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('a plain application/json client gets the same refusal with status 200, as GraphQL over HTTP says', async () => {
+    const r = await post(`{ ${'['.repeat(3000)} }`, undefined, 'application/json');
+    expect(r.status).toBe(200);
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+  });
+
+  it('none of these logged at error level', () => {
+    expect(errorLines()).toEqual([]);
+  });
+});
+
+describe('malformed GET parameters', () => {
+  it.each([
+    ['variables', '%7B'],
+    ['extensions', '%7B'],
+    ['variables', '%5B1%5D'],
+    ['extensions', '1'],
+  ])('%s=%s is a 400 with a code, not INTERNAL', async (param, value) => {
+    const res = await fetch(`${server.url}/graphql?query=%7B__typename%7D&${param}=${value}`, { headers: me.auth });
+    const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(errorLines()).toEqual([]);
+  });
+});
+
+describe('the same limits over graphql-ws', () => {
+  it.each([
+    ['a 3,000-deep literal', `subscription { publicTrades(symbol: ${'['.repeat(3000)}) { symbol } }`, 'GRAPHQL_PARSE_FAILED'],
+    ['40 aliases', `subscription { ${Array.from({ length: 40 }, (_, i) => `a${i}: publicTrades(symbol: "SOL-USDC") { symbol }`).join(' ')} }`, 'GRAPHQL_VALIDATION_FAILED'],
+  ])('%s is refused with a coded error and the socket stays usable', async (_, query, code) => {
+    const client = wsClient(server.url, { authorization: me.auth.authorization });
+    try {
+      const errors = await new Promise<readonly { extensions?: Record<string, unknown> }[]>((resolve, reject) => {
+        client.subscribe({ query }, { next: () => reject(new Error('result')), error: (e) => resolve(Array.isArray(e) ? e : [e]), complete: () => reject(new Error('completed')) });
+      });
+      expect(errors[0]?.extensions?.code).toBe(code);
+      const ok = await new Promise((resolve, reject) => {
+        client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
+      });
+      expect(ok).toEqual({ data: { __typename: 'Query' } });
+    } finally {
+      await client.dispose();
+    }
+    expect(errorLines()).toEqual([]);
+  });
+});
