@@ -145,21 +145,16 @@ function layerView(row: LayerRow, ownerId: string): ChartLayerView {
 }
 
 function drawingView(row: DrawingRow, ownerId: string): ChartDrawingView {
+  // The drawing's content is what the merge compares; the view adds where it lives and when.
+  const { deleted: _deleted, ...content } = stateOf(row);
   return {
     ownerId,
     drawingId: row.drawingId,
     layer: { ownerId, layerId: row.layerId },
     engineSymbolId: row.engineSymbolId,
-    type: row.type,
-    version: row.version,
-    payload: new Uint8Array(row.payload),
-    bboxTimeMinMs: row.bboxTimeMinMs,
-    bboxTimeMaxMs: row.bboxTimeMaxMs,
-    bboxPriceMin: row.bboxPriceMin,
-    bboxPriceMax: row.bboxPriceMax,
+    ...content,
     updatedAtMs: ms(row.updatedAt),
     deletedAtMs: row.deletedAt ? ms(row.deletedAt) : 0n,
-    clientUpdatedAtMs: row.clientUpdatedAtMs,
   };
 }
 

@@ -128,6 +128,8 @@ export class WriteSet {
   readonly balances = new Map<string, BalanceDelta>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();
   readonly clientOrderIds: ClientOrderIdRow[] = [];
+  /** Where each reservation key stands in `clientOrderIds`, built by `absorb` only. */
+  private reservationAt: Map<string, number> | undefined;
 
   /** Records a new version of an order: a snapshot of `row` as it is now. */
   order(row: OrderVersion, isNew = false): void {
@@ -170,10 +172,17 @@ export class WriteSet {
     for (const t of later.transfers) this.transfers.push(t);
     for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);
     for (const [symbolId, s] of later.sequences) this.sequences.set(symbolId, s);
+    // A batch folds hundreds of entries: find a reused key by index, not by scanning.
+    this.reservationAt ??= new Map(this.clientOrderIds.map((c, i) => [`${c.accountId}:${c.clientOrderId}`, i]));
     for (const c of later.clientOrderIds) {
-      const i = this.clientOrderIds.findIndex((x) => x.accountId === c.accountId && x.clientOrderId === c.clientOrderId);
-      if (i >= 0) this.clientOrderIds.splice(i, 1);
-      this.clientOrderIds.push(c);
+      const key = `${c.accountId}:${c.clientOrderId}`;
+      const i = this.reservationAt.get(key);
+      if (i !== undefined) {
+        this.clientOrderIds[i] = c;
+      } else {
+        this.reservationAt.set(key, this.clientOrderIds.length);
+        this.clientOrderIds.push(c);
+      }
     }
   }
 
