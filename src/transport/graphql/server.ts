@@ -327,9 +327,6 @@ function withCode(err: GraphQLError, code: string): GraphQLError {
   });
 }
 
-/** How often an open graphql-ws connection's credentials are checked again. */
-const RECHECK_MS = 5_000;
-
 type WsExtraFields = {
   caller?: Caller;
   clientIp?: string;
