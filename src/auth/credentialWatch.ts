@@ -104,7 +104,15 @@ export class LiveCredential {
     return this.state === undefined;
   }
 
-  /** Runs `fn` whenever the credential changed or died; returns the unsubscribe. */
+  /** False while a change is being read back: what the credential may do is not known yet. */
+  get settled(): boolean {
+    return this.pending === undefined;
+  }
+
+  /**
+   * Runs `fn` when a change arrives (with `settled` false), when it has been read back, and
+   * when the credential dies; returns the unsubscribe.
+   */
   onChange(fn: () => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -125,6 +133,7 @@ export class LiveCredential {
       },
     );
     this.pending = loading;
+    this.notify();
     void loading.then(() => {
       this.armExpiry();
       this.notify();

@@ -1,23 +1,23 @@
-import type { Connection, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
+import type { Connection, connectedPayload, Extension, Hocuspocus, onConfigurePayload, onDisconnectPayload } from '@hocuspocus/server';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../../auth/authenticate.ts';
 import type { WhiteboardService } from '../../services/whiteboards.ts';
 import { CLOSE, type RoomContext } from './context.ts';
 
-/** How often open connections' credentials are checked again (as graphql-ws does). */
-const RECHECK_MS = 5_000;
-
 /**
- * Access changes reach open rooms: every committed change of a board's audience, default
- * role, members or archive state is published (through Redis to every process) and each
- * process re-resolves the roles of that board's connections here: no role → closed
- * (ACCESS_REVOKED), a role that cannot edit → read-only from the next message, editing
- * allowed again → read-write. Credentials are rechecked every 5 s (logout, revoked key).
+ * Access changes reach open rooms at once, by push, never by polling:
+ * - every committed change of a board's audience, default role, members or archive state
+ *   is published (through Redis to every process) and each process re-resolves the roles
+ *   of that board's connections: no role → closed (ACCESS_REVOKED), a role that cannot
+ *   edit → read-only from the next message, editing allowed again → read-write;
+ * - every change of a connection's credential (revoked or expired key, policy or IP list
+ *   changed, logout) arrives through the same CredentialWatch as graphql-ws sockets: the
+ *   connection turns read-only the moment the change arrives, and once the credential has
+ *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again.
  */
 export class RoomAccessChanges implements Extension {
   private instance?: Hocuspocus;
   private changes?: AsyncIterableIterator<{ boardId: string }>;
-  private timer?: NodeJS.Timeout;
 
   constructor(private readonly deps: { whiteboards: WhiteboardService; authenticator: Authenticator; logger: Logger }) {}
 
@@ -28,13 +28,49 @@ export class RoomAccessChanges implements Extension {
     void (async () => {
       for await (const change of changes) await this.reresolve(change.boardId);
     })().catch((err: unknown) => this.deps.logger.error({ err }, 'whiteboard access changes stopped'));
-    this.timer = setInterval(() => void this.recheckCredentials(), RECHECK_MS);
-    this.timer.unref();
   }
 
   async onDestroy(): Promise<void> {
-    clearInterval(this.timer);
     await this.changes?.return?.();
+  }
+
+  /**
+   * Starts following the credential once the connection is in the room. It is read again
+   * here, so a change committed between authentication and now is not missed.
+   */
+  async connected({ connection, context, documentName }: connectedPayload): Promise<void> {
+    const room = context as RoomContext;
+    let state;
+    try {
+      state = await this.deps.authenticator.inspect(room.caller, room.clientIp);
+    } catch {
+      connection.close(CLOSE.credentialsRevoked);
+      return;
+    }
+    room.caller = state.caller;
+    const live = this.deps.authenticator.watch(state, room.clientIp);
+    room.live = live;
+    live.onChange(() => {
+      if (live.dead) connection.close(CLOSE.credentialsRevoked);
+      // Until the change has been read back, nothing this connection sends is applied.
+      else if (!live.settled) connection.readOnly = true;
+      else void this.follow(connection, documentName, room);
+    });
+    await this.apply(connection, documentName);
+  }
+
+  async onDisconnect({ context }: onDisconnectPayload): Promise<void> {
+    (context as RoomContext).live?.release();
+  }
+
+  private async follow(connection: Connection, boardId: string, room: RoomContext): Promise<void> {
+    const caller = await room.live?.current();
+    if (!caller) {
+      connection.close(CLOSE.credentialsRevoked);
+      return;
+    }
+    room.caller = caller;
+    await this.apply(connection, boardId);
   }
 
   private async reresolve(boardId: string): Promise<void> {
@@ -44,28 +80,15 @@ export class RoomAccessChanges implements Extension {
   }
 
   private async apply(connection: Connection, boardId: string): Promise<void> {
-    const { caller } = connection.context as RoomContext;
+    const { caller, live } = connection.context as RoomContext;
+    // A credential change being read back decides first (follow() applies it after).
+    if (live && !live.settled) return;
     try {
       const access = await this.deps.whiteboards.roomAccess(caller, boardId);
       if (!access) connection.close(CLOSE.accessRevoked);
       else connection.readOnly = !access.permissions.canEdit;
     } catch (err) {
       this.deps.logger.warn({ err, boardId }, 'could not re-resolve a room connection; it keeps its role');
-    }
-  }
-
-  private async recheckCredentials(): Promise<void> {
-    for (const document of this.instance?.documents.values() ?? []) {
-      for (const connection of document.getConnections()) {
-        const context = connection.context as RoomContext;
-        try {
-          context.caller = (await this.deps.authenticator.inspect(context.caller, context.clientIp)).caller;
-        } catch {
-          connection.close(CLOSE.credentialsRevoked);
-          continue;
-        }
-        await this.apply(connection, document.name);
-      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
+import type { LiveCredential } from '../../auth/credentialWatch.ts';
 
 export const COLLAB_PATH = '/collab';
 
@@ -6,6 +7,8 @@ export const COLLAB_PATH = '/collab';
 export interface RoomContext {
   clientIp: string;
   caller: Caller;
+  /** The caller's credential, followed by push from the moment the room is joined. */
+  live?: LiveCredential;
 }
 
 /**
