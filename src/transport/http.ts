@@ -12,6 +12,7 @@ import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
 import type { TrustProxy } from '../config.ts';
 import { trustFunction } from './clientAddress.ts';
+import { completeDocument } from './rest/openapi.ts';
 import { registerRoutes, type RouteAuth, type RouteSpec } from './rest/route.ts';
 
 declare module 'fastify' {
@@ -116,15 +117,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   });
 
   await app.register(swagger, {
-    openapi: {
-      info: { title: 'Spot trading API', version: 'v1' },
-      components: {
-        securitySchemes: {
-          session: { type: 'http', scheme: 'bearer' },
-          apiKeyId: { type: 'apiKey', in: 'header', name: 'X-API-KEY-ID' },
-        },
-      },
-    },
+    openapi: { openapi: '3.1.0', info: { title: 'Spot trading API', version: 'v1' } },
     transform: jsonSchemaTransform,
   });
 
@@ -183,7 +176,9 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     return body;
   });
 
-  app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () =>
+    completeDocument(app.swagger(), deps.routes),
+  );
 
   registerRoutes(app, deps.routes, deps.auth);
   deps.extra?.(app);

@@ -167,6 +167,8 @@ export function createGraphQL(deps: GraphQLDeps) {
         url: GRAPHQL_PATH,
         method: ['GET', 'POST', 'OPTIONS'],
         config: { operationId: 'graphql' },
+        // Documented by its own schema (graphql/schema.graphql, GraphiQL), not in /v1/openapi.json.
+        schema: { hide: true },
         handler: async (req, reply) => {
           // Yoga would answer these in a shape of its own (415 with a `null` body).
           if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null)) {
