@@ -13,6 +13,7 @@ import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from '
 import type { TrustProxy } from '../config.ts';
 import { trustFunction } from './clientAddress.ts';
 import { completeDocument } from './rest/openapi.ts';
+import { registerDocs } from './docs.ts';
 import { registerRoutes, type RouteAuth, type RouteSpec } from './rest/route.ts';
 
 declare module 'fastify' {
@@ -180,6 +181,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     completeDocument(app.swagger(), deps.routes),
   );
 
+  await registerDocs(app);
   registerRoutes(app, deps.routes, deps.auth);
   deps.extra?.(app);
   return app;

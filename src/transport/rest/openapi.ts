@@ -51,7 +51,7 @@ export function errorStatusesOf(route: RouteSpec): number[] {
 
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   400: { name: 'InvalidArgument', description: 'Invalid argument: `violations` names each offending field.' },
-  401: { name: 'Unauthenticated', description: 'Missing or invalid credentials. For a signed request whose X-API-TIMESTAMP is outside the accepted window, the body carries `serverTime` (ms since the epoch).' },
+  401: { name: 'Unauthenticated', description: 'Missing or invalid credentials. For a signed request whose X-API-TIMESTAMP is outside the accepted window, the body carries `serverTimeMs` (code TIMESTAMP_OUT_OF_WINDOW).' },
   403: { name: 'PermissionDenied', description: 'The credentials do not allow this operation.' },
   404: { name: 'NotFound', description: 'Not found, or not owned by the caller.' },
   409: { name: 'Conflict', description: 'Conflicts with the resource\'s current state (stale revision, duplicate client order id, ...).' },
@@ -80,7 +80,7 @@ const PROBLEM_SCHEMA = {
     detail: { type: 'string' },
     code: { type: 'string', description: 'Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID.' },
     requestId: { type: 'string' },
-    serverTime: { type: 'integer', description: 'Server clock (ms since the epoch); on 401 for a timestamp outside the window.' },
+    serverTimeMs: { type: 'string', description: 'Server clock in epoch milliseconds; on 401 TIMESTAMP_OUT_OF_WINDOW.' },
     violations: {
       type: 'array',
       items: {
