@@ -28,6 +28,8 @@ export interface SpotClientOptions {
   /** Largest random delay added to `retry_after_ms`, so refused clients do not return together. */
   maxJitterMs?: number;
   fetch?: typeof globalThis.fetch;
+  /** The local clock (ms since the epoch); the server's is this plus the learned offset. */
+  now?: () => number;
   /** Extra headers on every request (e.g. X-Request-Id). */
   headers?: Record<string, string>;
 }
@@ -66,6 +68,7 @@ export function authMiddleware(options: SpotClientOptions): Middleware {
   const maxRetries = options.maxRetries ?? 3;
   const maxJitterMs = options.maxJitterMs ?? 250;
   const send = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
   let clockOffsetMs = 0;
   const bodies = new WeakMap<Request, string>();
 
@@ -73,7 +76,7 @@ export function authMiddleware(options: SpotClientOptions): Middleware {
     const headers = new Headers(request.headers);
     if (options.apiKey) {
       const url = new URL(request.url);
-      const signed = await signatureHeaders(options.apiKey, request.method, url.pathname + url.search, body, Date.now() + clockOffsetMs);
+      const signed = await signatureHeaders(options.apiKey, request.method, url.pathname + url.search, body, now() + clockOffsetMs);
       for (const [name, value] of Object.entries(signed)) headers.set(name, value);
     } else if (options.sessionToken) {
       headers.set('Authorization', `Bearer ${options.sessionToken}`);
@@ -96,7 +99,7 @@ export function authMiddleware(options: SpotClientOptions): Middleware {
         if (current.status === 401 && options.apiKey && !skewCorrected) {
           const problem = (await current.clone().json().catch(() => undefined)) as { code?: string; serverTimeMs?: string } | undefined;
           if (problem?.code !== 'TIMESTAMP_OUT_OF_WINDOW' || problem.serverTimeMs === undefined) return current;
-          clockOffsetMs = Number(problem.serverTimeMs) - Date.now();
+          clockOffsetMs = Number(problem.serverTimeMs) - now();
           skewCorrected = true;
         } else if (current.status === 429 && retries < maxRetries) {
           retries += 1;
