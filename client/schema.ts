@@ -925,8 +925,8 @@ export interface components {
             /** @description Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID. */
             code: string;
             requestId: string;
-            /** @description Server clock (ms since the epoch); on 401 for a timestamp outside the window. */
-            serverTime?: number;
+            /** @description Server clock in epoch milliseconds; on 401 TIMESTAMP_OUT_OF_WINDOW. */
+            serverTimeMs?: string;
             violations?: {
                 fieldPath: string;
                 message: string;
@@ -959,7 +959,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Missing or invalid credentials. For a signed request whose X-API-TIMESTAMP is outside the accepted window, the body carries `serverTime` (ms since the epoch). */
+        /** @description Missing or invalid credentials. For a signed request whose X-API-TIMESTAMP is outside the accepted window, the body carries `serverTimeMs` (code TIMESTAMP_OUT_OF_WINDOW). */
         Unauthenticated: {
             headers: {
                 [name: string]: unknown;
