@@ -21,6 +21,7 @@ import { clientAddress, trustFunction } from '../clientAddress.ts';
 import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
+import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -133,6 +134,7 @@ export function createGraphQL(deps: GraphQLDeps) {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: deps.graphiql,
+    renderGraphiQL,
     landingPage: false,
     logging: false,
     maskedErrors: {
@@ -163,6 +165,7 @@ export function createGraphQL(deps: GraphQLDeps) {
     yoga,
     /** Serves GET/POST /graphql through Fastify so body limits, request ids and logs apply. */
     register(app: FastifyInstance) {
+      if (deps.graphiql) registerGraphiQLAssets(app);
       app.route({
         url: GRAPHQL_PATH,
         method: ['GET', 'POST', 'OPTIONS'],
