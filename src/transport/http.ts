@@ -177,8 +177,10 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     return body;
   });
 
+  // Built once: the route table does not change after start-up.
+  let openapi: Record<string, unknown> | undefined;
   app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () =>
-    completeDocument(app.swagger(), deps.routes),
+    (openapi ??= completeDocument(structuredClone(app.swagger()), deps.routes)),
   );
 
   await registerDocs(app);
