@@ -1,8 +1,12 @@
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { localOperatorToken } from './localOperatorToken.ts';
+import { startupBanner } from './startupBanner.ts';
 
 /** Composition root: config -> infrastructure -> services -> transports. */
-const config = loadConfig();
+const loaded = loadConfig();
+const local = await localOperatorToken(loaded);
+const config = local ? { ...loaded, operatorToken: local.token } : loaded;
 // Fail-stop: a process that lost its engine lock may no longer be the only writer. Exiting
 // ends its writes at once; restarted by a supervisor, it takes the lock again or, while
 // another process holds it, refuses to start (docs/scaling.md).
@@ -10,8 +14,10 @@ const app = await createApp({ config, onEngineLockLost: () => process.exit(1) })
 const url = await app.listen();
 app.http.log.info(
   { url, database: app.database.kind, sharedStore: app.store.kind },
-  'serving /v1, /graphql, /healthz, /readyz and /metrics',
+  'serving /v1, /graphql, /docs, /collab, /healthz, /readyz and /metrics',
 );
+// For the person who started it: plain text on stderr, the JSON log lines stay on stdout.
+if (config.logLevel !== 'silent') process.stderr.write(startupBanner(config, url, local?.file));
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -133,7 +133,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     if (!TIMESTAMP.test(timestamp)) throw unauthenticated('INVALID_TIMESTAMP', 'X-API-TIMESTAMP must be epoch milliseconds');
     const now = clock.now().getTime();
     if (Math.abs(now - Number(timestamp)) > skewMs) {
-      throw unauthenticated('TIMESTAMP_OUT_OF_WINDOW', `X-API-TIMESTAMP is more than ${skewMs / 1000} s from the server clock`);
+      // The server's time lets a client correct its clock instead of guessing why it is refused.
+      throw new ApiError('unauthenticated', `X-API-TIMESTAMP is more than ${skewMs / 1000} s from the server clock`, {
+        code: 'TIMESTAMP_OUT_OF_WINDOW',
+        extensions: { serverTimeMs: String(now) },
+      });
     }
     if (!KEY_ID.test(keyId)) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
     const key = await loadKey(keyId);

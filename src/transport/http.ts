@@ -12,6 +12,8 @@ import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
 import type { TrustProxy } from '../config.ts';
 import { trustFunction } from './clientAddress.ts';
+import { completeDocument } from './rest/openapi.ts';
+import { registerDocs } from './docs.ts';
 import { registerRoutes, type RouteAuth, type RouteSpec } from './rest/route.ts';
 
 declare module 'fastify' {
@@ -116,15 +118,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   });
 
   await app.register(swagger, {
-    openapi: {
-      info: { title: 'Spot trading API', version: 'v1' },
-      components: {
-        securitySchemes: {
-          session: { type: 'http', scheme: 'bearer' },
-          apiKeyId: { type: 'apiKey', in: 'header', name: 'X-API-KEY-ID' },
-        },
-      },
-    },
+    openapi: { openapi: '3.1.0', info: { title: 'Spot trading API', version: 'v1' } },
     transform: jsonSchemaTransform,
   });
 
@@ -183,8 +177,13 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     return body;
   });
 
-  app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () => app.swagger());
+  // Built once: the route table does not change after start-up.
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/v1/openapi.json', { config: { operationId: 'openapi' }, schema: { hide: true } }, async () =>
+    (openapi ??= completeDocument(structuredClone(app.swagger()), deps.routes)),
+  );
 
+  await registerDocs(app);
   registerRoutes(app, deps.routes, deps.auth);
   deps.extra?.(app);
   return app;

@@ -127,6 +127,11 @@ describe('signed requests rejected with 401', () => {
     const key = await makeKey(owner, { policyId: readPolicy });
     expectProblem(await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { timestamp: String(Date.now() - 31_000) }), 401, 'TIMESTAMP_OUT_OF_WINDOW');
     expectProblem(await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { timestamp: String(Date.now() + 31_000) }), 401, 'TIMESTAMP_OUT_OF_WINDOW');
+    // The refusal carries the server's clock, so a client can correct its skew.
+    const sent = Date.now() - 31_000;
+    const late = await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { timestamp: String(sent) });
+    expect(late.body.serverTimeMs).toMatch(/^[0-9]+$/);
+    expect(Number(late.body.serverTimeMs) - sent).toBeGreaterThan(30_000);
     expect((await signed(server.url, key, 'GET', '/v1/auth/terms', undefined, { timestamp: String(Date.now() - 20_000) })).status).toBe(200);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, liftLimits, newKeyPair, onboard, signed } from '../helpers/auth.ts';
+import { createSpotClient } from '../../client/index.ts';
+import { api, clientAddress, liftLimits, newKeyPair, onboard } from '../helpers/auth.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, credit, placeOrder, trader } from '../helpers/trading.ts';
 
@@ -121,32 +122,39 @@ describe('fees by VIP tier', () => {
 });
 
 describe('signed API-key trading', () => {
-  it('two accounts trade with Ed25519-signed requests, and a key without TRADE may not', async () => {
-    const keyFor = async (permissions: string[]) => {
+  it('two accounts trade through the typed client (Ed25519-signed requests), and a key without TRADE may not', async () => {
+    const keyFor = async (permissions: ('READ' | 'TRADE')[]) => {
       const who = await onboard(server.url);
       await liftLimits(server.url, who.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL']);
-      const policy = (await api(server.url, 'POST', '/v1/auth/api-policies', { name: 'bot', permissions }, who.auth)).body.policy.policyId;
+      const session = createSpotClient({ baseUrl: server.url, sessionToken: who.token, headers: clientAddress() });
+      const policy = await session.POST('/v1/auth/api-policies', { body: { name: 'bot', permissions } });
       const pair = newKeyPair();
-      const created = await api(server.url, 'POST', '/v1/auth/api-keys', { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy }, who.auth);
-      return { who, key: { keyId: created.body.apiKey.keyId as string, ...pair } };
+      const created = await session.POST('/v1/auth/api-keys', {
+        body: { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: (policy.data as any).policy.policyId },
+      });
+      const keyId = (created.data as any).apiKey.keyId as string;
+      return { who, client: createSpotClient({ baseUrl: server.url, apiKey: { keyId, seed: pair.secretKey } }) };
     };
     const seller = await keyFor(['READ', 'TRADE']);
     const buyer = await keyFor(['READ', 'TRADE']);
     await credit(server.url, seller.who.rootAccountId, 'SOL', '10');
     await credit(server.url, buyer.who.rootAccountId, 'USDC', '10000');
 
-    const ask = await signed(server.url, seller.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '2', limitGtc: { price: '150' } } });
-    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
-    const bid = await signed(server.url, buyer.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '150' } } });
-    expect(bid.status).toBe(200);
-    const fills = await signed(server.url, buyer.key, 'GET', '/v1/spot/trades?symbol=SOL-USDC&limit=10');
-    expect(fills.body.trades).toEqual([expect.objectContaining({ orderId: bid.body.orderId, qty: '2', price: '150', isMaker: false })]);
-    const open = await signed(server.url, seller.key, 'GET', '/v1/orders/open?symbol=SOL-USDC,BTC-USDC&limit=5');
-    expect(open.body.orders).toEqual([]);
+    const ask = await seller.client.POST('/v1/orders', { body: { order: { symbol: 'SOL-USDC', side: 'SELL', baseQty: '2', limitGtc: { price: '150' } } } });
+    expect(ask.response.status, JSON.stringify(ask.error)).toBe(200);
+    const bid = await buyer.client.POST('/v1/orders', { body: { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '150' } } } });
+    expect(bid.response.status).toBe(200);
+    const fills = await buyer.client.GET('/v1/spot/trades', { params: { query: { symbol: 'SOL-USDC', limit: '10' } } });
+    expect((fills.data as any).trades).toEqual([expect.objectContaining({ orderId: (bid.data as any).orderId, qty: '2', price: '150', isMaker: false })]);
+    // A comma-separated filter goes into the signed path exactly as the client encodes it.
+    const open = await seller.client.GET('/v1/orders/open', { params: { query: { symbol: 'SOL-USDC,BTC-USDC', limit: '5' } } });
+    expect(open.response.status).toBe(200);
+    expect((open.data as any).orders).toEqual([]);
 
     const readOnly = await keyFor(['READ']);
-    const refused = await signed(server.url, readOnly.key, 'POST', '/v1/orders', { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '1' } } });
-    expect(refused.status).toBe(403);
-    expect(refused.body.code).toBe('MISSING_PERMISSION');
+    const refused = await readOnly.client.POST('/v1/orders', { body: { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '1' } } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.response.headers.get('content-type')).toContain('application/problem+json');
+    expect((refused.error as any).code).toBe('MISSING_PERMISSION');
   });
 });

@@ -21,6 +21,7 @@ import { clientAddress, trustFunction } from '../clientAddress.ts';
 import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
+import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -133,6 +134,7 @@ export function createGraphQL(deps: GraphQLDeps) {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: deps.graphiql,
+    renderGraphiQL,
     landingPage: false,
     logging: false,
     maskedErrors: {
@@ -163,10 +165,13 @@ export function createGraphQL(deps: GraphQLDeps) {
     yoga,
     /** Serves GET/POST /graphql through Fastify so body limits, request ids and logs apply. */
     register(app: FastifyInstance) {
+      if (deps.graphiql) registerGraphiQLAssets(app);
       app.route({
         url: GRAPHQL_PATH,
         method: ['GET', 'POST', 'OPTIONS'],
         config: { operationId: 'graphql' },
+        // Documented by its own schema (graphql/schema.graphql, GraphiQL), not in /v1/openapi.json.
+        schema: { hide: true },
         handler: async (req, reply) => {
           // Yoga would answer these in a shape of its own (415 with a `null` body).
           if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null)) {

@@ -43,6 +43,11 @@ export function apiKeyRoutes(s: Services) {
       summary: 'Create an API policy (a named set of permissions keys can attach)',
       auth: 'caller',
       body: z.strictObject({ name: z.string().max(256), permissions: z.array(z.enum(PERMISSIONS)).max(16) }),
+      examples: {
+        trading: { summary: 'A trading bot: read and trade', value: { name: 'trading bot', permissions: ['READ', 'TRADE'] } },
+        readOnly: { summary: 'Read only (dashboards, accounting)', value: { name: 'read only', permissions: ['READ'] } },
+        treasury: { summary: 'Moves funds: transfer and withdraw', value: { name: 'treasury', permissions: ['READ', 'TRANSFER', 'WITHDRAW'] } },
+      },
       handler: async ({ body }, ctx) => ({ policy: apiPolicyJson((await s.apiKeys.createApiPolicy(ctx.caller, body)).policy) }),
     }),
     defineRoute({

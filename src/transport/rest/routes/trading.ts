@@ -96,6 +96,37 @@ export function tradingRoutes(s: Services) {
       summary: 'Create an order (spec 4.5)',
       auth: 'caller',
       body: z.strictObject({ subaccountId: z.string().max(64).optional(), order: orderBody.extend({ attachedRisk: attachedRiskBody.optional() }) }),
+      // One order variant per request: exactly one of limitGtc, limitGtd, limitIoc, marketIoc.
+      examples: {
+        limitGtc: {
+          summary: 'Limit, good till cancelled, with a client order id',
+          value: { order: { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.5', clientOrderId: 'my-ask-1', limitGtc: { price: '30000.5', postOnly: true } } },
+        },
+        limitGtd: {
+          summary: 'Limit, good till a date',
+          value: { order: { symbol: 'ETH-USDC', side: 'BUY', baseQty: '1.25', limitGtd: { price: '2400', expireAt: '2030-01-01T00:00:00Z' } } },
+        },
+        limitIoc: {
+          summary: 'Limit, immediate or cancel',
+          value: { order: { symbol: 'SOL-USDC', side: 'BUY', baseQty: '2', limitIoc: { price: '150' } } },
+        },
+        marketIoc: {
+          summary: 'Market, immediate or cancel',
+          value: { order: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', marketIoc: {} } },
+        },
+        attachedStopLoss: {
+          summary: 'Limit with an attached stop loss',
+          value: {
+            order: {
+              symbol: 'ETH-USDC',
+              side: 'BUY',
+              baseQty: '1',
+              limitGtc: { price: '2500' },
+              attachedRisk: { stopLoss: { triggerPrice: '2300', child: { marketIoc: {} } } },
+            },
+          },
+        },
+      },
       handler: async ({ body }, ctx) => {
         const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order: body.order });
         return acceptedJson(r);
