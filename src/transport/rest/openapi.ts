@@ -8,25 +8,22 @@ import { PROBLEM_CONTENT_TYPE } from './problem.ts';
  * its auth mode, method and inputs.
  */
 
-/** Tags by path prefix, longest first; a path under none is tagged by its first segment. */
-const TAGS: { prefix: string; name: string; description: string }[] = [
-  { prefix: '/operator/', name: 'Operator', description: 'Operator API (`Authorization: Bearer <OPERATOR_TOKEN>`); served only when OPERATOR_TOKEN is set. Not for third parties.' },
-  { prefix: '/v1/auth/address-book', name: 'Address book', description: 'Saved addresses and their tags.' },
-  { prefix: '/v1/auth/api-', name: 'API keys', description: 'API policies and Ed25519 API keys.' },
-  { prefix: '/v1/auth/', name: 'Auth', description: 'Wallet sign-in (EIP-191), sessions, terms and subaccounts.' },
-  { prefix: '/v1/trading/rate-limits', name: 'Rate limits', description: 'Rate-limit policy and the caller\'s trading quotas.' },
-  { prefix: '/v1/rate-limits', name: 'Rate limits', description: 'Rate-limit policy and the caller\'s trading quotas.' },
-  { prefix: '/v1/orders', name: 'Trading', description: 'Orders, fills, the order book and public trades.' },
-  { prefix: '/v1/spot/', name: 'Trading', description: 'Orders, fills, the order book and public trades.' },
-  { prefix: '/v1/balances', name: 'Ledger', description: 'Balances and ledger transfers.' },
-  { prefix: '/v1/transfers', name: 'Ledger', description: 'Balances and ledger transfers.' },
-  { prefix: '/v1/layouts', name: 'Layouts', description: 'Saved and published chart layouts.' },
-  { prefix: '/v1/chart/', name: 'Chart', description: 'Chart layers and drawings.' },
-  { prefix: '/v1/collab/', name: 'Collaboration', description: 'Whiteboards and their members.' },
+/** Tags by path prefix, most specific first; a path under none is tagged by its first segment. */
+const TAGS: { prefixes: string[]; name: string; description: string }[] = [
+  { prefixes: ['/operator/'], name: 'Operator', description: 'Operator API (`Authorization: Bearer <OPERATOR_TOKEN>`); served only when OPERATOR_TOKEN is set. Not for third parties.' },
+  { prefixes: ['/v1/auth/address-book'], name: 'Address book', description: 'Saved addresses and their tags.' },
+  { prefixes: ['/v1/auth/api-'], name: 'API keys', description: 'API policies and Ed25519 API keys.' },
+  { prefixes: ['/v1/auth/'], name: 'Auth', description: 'Wallet sign-in (EIP-191), sessions, terms and subaccounts.' },
+  { prefixes: ['/v1/trading/rate-limits', '/v1/rate-limits'], name: 'Rate limits', description: 'Rate-limit policy and the caller\'s trading quotas.' },
+  { prefixes: ['/v1/orders', '/v1/spot/'], name: 'Trading', description: 'Orders, fills, the order book and public trades.' },
+  { prefixes: ['/v1/balances', '/v1/transfers'], name: 'Ledger', description: 'Balances and ledger transfers.' },
+  { prefixes: ['/v1/layouts'], name: 'Layouts', description: 'Saved and published chart layouts.' },
+  { prefixes: ['/v1/chart/'], name: 'Chart', description: 'Chart layers and drawings.' },
+  { prefixes: ['/v1/collab/'], name: 'Collaboration', description: 'Whiteboards and their members.' },
 ];
 
 export function tagOf(url: string): { name: string; description: string } {
-  const known = TAGS.find((t) => url.startsWith(t.prefix));
+  const known = TAGS.find((t) => t.prefixes.some((prefix) => url.startsWith(prefix)));
   if (known) return known;
   const segment = url.split('/').filter(Boolean)[1] ?? 'other';
   const name = segment.charAt(0).toUpperCase() + segment.slice(1).replace(/-/g, ' ');
