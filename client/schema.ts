@@ -449,7 +449,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel up to 50 orders; requestId makes the batch idempotent (spec 4.5, 7.5) */
-        post: operations["cancelBatchOrders"];
+        post: operations["batchCancelOrders"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2661,7 +2661,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    cancelBatchOrders: {
+    batchCancelOrders: {
         parameters: {
             query?: never;
             header?: never;

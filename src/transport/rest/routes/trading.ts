@@ -242,7 +242,7 @@ export function tradingRoutes(s: Services) {
       },
     }),
     defineRoute({
-      operationId: 'cancelBatchOrders',
+      operationId: 'batchCancelOrders',
       method: 'POST',
       url: '/v1/orders/cancel-batch',
       summary: 'Cancel up to 50 orders; requestId makes the batch idempotent (spec 4.5, 7.5)',
