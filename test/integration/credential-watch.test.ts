@@ -66,8 +66,9 @@ describe('credential changes across processes', () => {
     const b = await apiProcess(prefix, keys);
     await pollUntil(async () => (await b.store.redis!.pubsub('NUMSUB', `${prefix}credentials`))[1] === 2, 2_000);
     const live = b.watch.watch({ caller: caller(['READ']), expiresAtMs: undefined }, '10.0.0.1');
-    let notified = 0;
-    live.onChange(() => notified++);
+    // Each notification records whether the change had been read back (`settled`) then.
+    const notified: boolean[] = [];
+    live.onChange(() => notified.push(live.settled));
 
     keys.rows.set('ak_test', { permissions: ['TRADE'], revoked: false });
     const open = keys.hold();
@@ -79,16 +80,18 @@ describe('credential changes across processes', () => {
     void live.current().then((c) => (answered = c));
     await new Promise((r) => setTimeout(r, 50));
     expect(answered).toBe('pending');
+    // The arrival is told at once (a room turns read-only on it), before the read-back.
+    expect(notified).toEqual([false]);
     open();
     await pollUntil(() => answered !== 'pending', 1_000);
     expect([...((answered as unknown as ApiKeyCaller).permissions)]).toEqual(['TRADE']);
-    expect(notified).toBe(1);
+    expect(notified).toEqual([false, true]);
 
     keys.rows.set('ak_test', { permissions: ['READ'], revoked: true });
     a.watch.changed({ apiKey: 'ak_test' });
     await pollUntil(() => live.dead, 2_000);
     expect(await live.current()).toBeUndefined();
-    expect(notified).toBe(2);
+    expect(notified).toEqual([false, true, false, true]);
     live.release();
     expect(b.watch.size).toBe(0);
   });
