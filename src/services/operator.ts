@@ -2,6 +2,7 @@ import { ApiError, invalidArgument } from '../domain/errors.ts';
 import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimit/catalog.ts';
 import type { Db } from '../infra/database.ts';
 import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
+import { checkReferences } from './consistency.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface OverrideInput {
@@ -39,6 +40,9 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
   }
 
   return {
+    /** Every reference the projected tables hold without a foreign key resolves (docs/scaling.md). */
+    checkReferences: () => checkReferences(db),
+
     async putRateLimitOverride(input: OverrideInput) {
       for (const field of ['quotaWeight', 'periodMs', 'burstWeight'] as const) {
         const max = OVERRIDE_LIMITS[field];

@@ -132,21 +132,26 @@ export function createLedgerService(deps: LedgerDeps) {
         where,
         orderBy: [{ timestampUs: dir }, { id: dir }],
         take: limit + 1,
-        include: {
-          sourceAccount: { select: { publicId: true, kind: true, rootAccountId: true, id: true } },
-          destinationAccount: { select: { publicId: true, kind: true, rootAccountId: true, id: true } },
-        },
       });
       const page = toPage(rows, limit, deps.pageTokens, binding, (r) => ({ ts: r.timestampUs.toString(), id: r.id.toString() }));
+      // Legs carry no foreign keys (docs/scaling.md): their counterparties are looked up here.
+      const sides = [...new Set(page.items.flatMap((r) => [r.sourceAccountId, r.destinationAccountId]).filter((id): id is bigint => id !== null))];
+      const accounts = new Map(
+        sides.length === 0
+          ? []
+          : (await db.account.findMany({ where: { id: { in: sides } }, select: { publicId: true, kind: true, rootAccountId: true, id: true } })).map((a) => [a.id, a]),
+      );
       // Counterparties are named only when they are the caller's own accounts.
-      const own = (a: { id: bigint; rootAccountId: bigint | null; kind: string } | null) =>
-        a !== null && a.kind !== 'SYSTEM' && (a.id === caller.rootAccountId || a.rootAccountId === caller.rootAccountId);
+      const ownId = (id: bigint | null) => {
+        const a = id === null ? undefined : accounts.get(id);
+        return a !== undefined && a.kind !== 'SYSTEM' && (a.id === caller.rootAccountId || a.rootAccountId === caller.rootAccountId) ? a.publicId : '';
+      };
       return {
         transfers: page.items.map((r) => ({
           leg: r,
           asset: markets.asset(r.assetId) as Asset,
-          sourceAccountId: own(r.sourceAccount) ? (r.sourceAccount as { publicId: string }).publicId : '',
-          destinationAccountId: own(r.destinationAccount) ? (r.destinationAccount as { publicId: string }).publicId : '',
+          sourceAccountId: ownId(r.sourceAccountId),
+          destinationAccountId: ownId(r.destinationAccountId),
         })),
         nextPageToken: page.nextPageToken,
       };

@@ -37,7 +37,6 @@ export async function getUserTrades(ctx: TradingContext, caller: Caller, input: 
     },
     orderBy: [{ executedAtTsNs: 'desc' }, { id: 'desc' }],
     take: limit + 1,
-    include: { order: { select: { publicId: true } } },
   });
   const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ ts: r.executedAtTsNs.toString(), id: r.id.toString() }));
   const transfers = input.includeTransfers && page.items.length > 0
@@ -46,5 +45,15 @@ export async function getUserTrades(ctx: TradingContext, caller: Caller, input: 
         orderBy: { id: 'asc' },
       })
     : [];
-  return { trades: page.items.map((t) => ({ trade: t, symbol: (ctx.markets.marketById(t.symbolId) as Market).symbol, orderPublicId: t.order.publicId })), transfers, nextPageToken: page.nextPageToken };
+  // Trades carry no foreign keys (docs/scaling.md): their orders' public ids are looked up here.
+  const orderIds = [...new Set(page.items.map((t) => t.orderId))];
+  const orders = new Map(
+    orderIds.length === 0 ? [] : (await ctx.db.order.findMany({ where: { id: { in: orderIds } }, select: { id: true, publicId: true } })).map((o) => [o.id, o.publicId]),
+  );
+  const orderPublicId = (t: { id: bigint; orderId: bigint }) => {
+    const id = orders.get(t.orderId);
+    if (id === undefined) throw new Error(`trade ${t.id} references order ${t.orderId}, which does not exist (npm run db:check)`);
+    return id;
+  };
+  return { trades: page.items.map((t) => ({ trade: t, symbol: (ctx.markets.marketById(t.symbolId) as Market).symbol, orderPublicId: orderPublicId(t) })), transfers, nextPageToken: page.nextPageToken };
 }

@@ -85,5 +85,13 @@ function operatorRateLimitRoutes(s: Services) {
         return s.operator.setVipTier(params.accountId, body.vipTier);
       },
     }),
+    defineRoute({
+      operationId: 'checkReferences',
+      method: 'GET',
+      url: '/operator/v1/consistency/references',
+      summary: 'List references of the projected tables that resolve to nothing (none when consistent)',
+      auth: 'operator',
+      handler: async () => ({ dangling: await s.operator.checkReferences() }),
+    }),
   ];
 }
