@@ -107,7 +107,7 @@ export async function run(): Promise<string> {
     const account = await database.prisma.account.create({ data: { publicId: 'Acc17', kind: 'ROOT' } });
     Object.assign(ref, { account: account.id, symbolId: market.symbolId, base: market.base.unifiedAssetId, quote: market.quote.unifiedAssetId });
     const fence = await advanceEngineFence(database.sql, 'bench');
-    const journal = new Journal(conn, fence);
+    const journal = new Journal(conn, () => fence);
     await journal.open(0n);
     await conn.query(`INSERT INTO "ProjectionWatermark" (name, seq) VALUES ('bench', 0)`);
     let watermark = 0n;

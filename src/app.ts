@@ -45,8 +45,10 @@ export interface CreateAppOptions {
   roomLimits?: Parameters<typeof createCollab>[0]['limits'];
   /** Routes added after the /v1 table (tests exercise shared conventions with them). */
   extraRoutes?: RouteSpec[];
-  /** What to do when this process loses its trading-engine lock (main.ts: exit). */
+  /** Told when this process loses its trading-engine lock (see ServiceDeps). */
   onEngineLockLost?: (err: Error) => void;
+  /** See ServiceDeps.reactToEngineLockLoss. */
+  reactToEngineLockLoss?: boolean;
 }
 
 export async function createApp(options: CreateAppOptions): Promise<App> {
@@ -69,6 +71,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     projectionDelayMs: config.projectionDelayMs,
     commitDeadlineMs: config.commitDeadlineMs,
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
+    ...(options.reactToEngineLockLoss !== undefined ? { reactToEngineLockLoss: options.reactToEngineLockLoss } : {}),
   }).catch(async (err: unknown) => {
     if (!options.store) await store.close();
     if (!options.database) await database.close();
@@ -94,7 +97,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     trustProxy: config.http.trustProxy,
     problemBaseUrl: config.problemBaseUrl,
     metrics,
-    readiness: { database: () => database.ping(), redis: () => store.ping() },
+    readiness: { database: () => database.ping(), redis: () => store.ping(), tradingEngine: async () => services.orders.engine.assertServing() },
     routes: [
       ...restRoutes(services),
       ...(config.operatorToken ? operatorRoutes(services) : []),

@@ -7,10 +7,10 @@ import { startupBanner } from './startupBanner.ts';
 const loaded = loadConfig();
 const local = await localOperatorToken(loaded);
 const config = local ? { ...loaded, operatorToken: local.token } : loaded;
-// Fail-stop: a process that lost its engine lock may no longer be the only writer. Exiting
-// ends its writes at once; restarted by a supervisor, it takes the lock again or, while
-// another process holds it, refuses to start (docs/scaling.md).
-const app = await createApp({ config, onEngineLockLost: () => process.exit(1) });
+// A lost engine lock (say, the database's connections were reset) does not end the
+// process: trading is refused until the engine holds the lock again and has rebuilt its
+// state (docs/scaling.md).
+const app = await createApp({ config });
 const url = await app.listen();
 app.http.log.info(
   { url, database: app.database.kind, sharedStore: app.store.kind },

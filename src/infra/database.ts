@@ -19,13 +19,18 @@ export interface Database {
   readonly sql: SqlRunner;
   ping(): Promise<void>;
   /**
-   * Takes a session-level advisory lock for the life of this process (released when the
-   * process or its connection dies); false when another process holds it. `onLost` runs
-   * if the lock's connection dies before close(): the lock is gone, and another process
-   * may take it.
+   * Takes a session-level advisory lock (released when the process or its connection dies,
+   * or by `release`); undefined when another process holds it. `onLost` runs if the lock's
+   * connection dies before close() or release(): the lock is gone, and another process may
+   * take it.
    */
-  holdExclusive(name: string, onLost: (err: Error) => void): Promise<boolean>;
+  holdExclusive(name: string, onLost: (err: Error) => void): Promise<ExclusiveHold | undefined>;
   close(): Promise<void>;
+}
+
+export interface ExclusiveHold {
+  /** Gives the lock up (its connection ends); `onLost` is not called for it. */
+  release(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
@@ -78,7 +83,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     }
   }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : {}) });
-  const held: pg.Client[] = [];
+  const held = new Set<pg.Client>();
   let closing = false;
   return {
     kind: 'postgres',
@@ -125,28 +130,39 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
         keepAliveInitialDelayMillis: 10_000,
         options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
       });
-      await client.connect();
       let lost = false;
       const lose = (err: Error) => {
+        held.delete(client);
         if (closing || lost) return;
         lost = true;
         onLost(err);
       };
+      // Before connect(): a connection refused or reset while locking must not go unhandled.
       client.on('error', lose);
       client.on('end', () => lose(new Error(`the connection holding the lock ${key} ended`)));
-      const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key]);
-      if (rows.rows[0]?.ok) {
-        held.push(client);
-        return true;
+      const release = async () => {
+        lost = true;
+        held.delete(client);
+        await client.end().catch(() => undefined);
+      };
+      try {
+        await client.connect();
+        const rows = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key]);
+        if (rows.rows[0]?.ok) {
+          held.add(client);
+          return { release };
+        }
+      } catch (err) {
+        await release();
+        throw err;
       }
-      lost = true;
-      await client.end();
-      return false;
+      await release();
+      return undefined;
     },
     async close() {
       closing = true;
       await prisma.$disconnect();
-      await Promise.allSettled(held.map((c) => c.end()));
+      await Promise.allSettled([...held].map((c) => c.end()));
       await pool.end();
     },
   };
@@ -181,7 +197,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     // An embedded database belongs to one process already.
     async holdExclusive() {
-      return true;
+      return { release: async () => undefined };
     },
     async close() {
       await prisma.$disconnect();

@@ -3,16 +3,44 @@ import { ApiError } from '../domain/errors.ts';
 /** SQLSTATE 22021 (character_not_in_repertoire): PostgreSQL cannot hold U+0000 in text. */
 const NUL_IN_TEXT = '22021';
 
+/** Prisma's codes for a database it cannot reach or whose connection broke (not the query's fault). */
+const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
+/** Its driver adapters' kinds for the same. */
+const ADAPTER_UNREACHABLE = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections', 'DatabaseDoesNotExist']);
+/** Socket errors of the pg driver itself. */
+const SOCKET_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+type DatabaseError = { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } } | null;
+
 /**
- * The database errors that only bad input causes, as the client error they are; any other
+ * A database error that says nothing about the request: the connection broke, the server
+ * is shutting down or cannot be reached. Class 08 (connection exception), 57P01 to 57P03
+ * (shut down, crashed, not accepting connections yet) and 53300 (too many connections).
+ */
+function isUnreachable(e: DatabaseError): boolean {
+  const cause = e?.meta?.driverAdapterError?.cause;
+  const sqlState = String(cause?.originalCode ?? e?.code ?? '');
+  if (PRISMA_UNREACHABLE.has(sqlState) || SOCKET_ERRORS.has(sqlState)) return true;
+  if (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(sqlState)) return true;
+  if (typeof cause?.kind === 'string' && ADAPTER_UNREACHABLE.has(cause.kind)) return true;
+  // pg reports a connection that ended under a query only in words.
+  return typeof e?.message === 'string' && /^Connection terminated|not queryable|Connection ended/.test(e.message);
+}
+
+/**
+ * The database errors that are not the service's fault, as the answer they call for: bad
+ * input as the client error it is, a database out of reach as a 503 to retry; any other
  * database error stays internal. Both drivers are covered: pg and PGlite raise the
  * SQLSTATE as `code`, Prisma wraps it in its driver adapter's error.
  */
-export function clientErrorFromDatabase(err: unknown): ApiError | undefined {
-  const e = err as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+export function apiErrorFromDatabase(err: unknown): ApiError | undefined {
+  const e = err as DatabaseError;
   const sqlState = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.code;
-  if (sqlState !== NUL_IN_TEXT) return undefined;
-  return new ApiError('invalid-argument', 'a text value holds a character that cannot be stored (U+0000)', { code: 'INVALID_CHARACTER', cause: err });
+  if (sqlState === NUL_IN_TEXT) {
+    return new ApiError('invalid-argument', 'a text value holds a character that cannot be stored (U+0000)', { code: 'INVALID_CHARACTER', cause: err });
+  }
+  if (isUnreachable(e)) return new ApiError('unavailable', 'the database could not be reached; retry', { code: 'DATABASE_UNAVAILABLE', cause: err });
+  return undefined;
 }
 
 /** SQLSTATE 23505 (unique_violation), as Prisma reports it (P2002) or as the driver does. */

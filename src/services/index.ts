@@ -19,7 +19,8 @@ import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
 import { createLedgerService } from './trading/ledger.ts';
 import { createOrdersService } from './trading/orders.ts';
-import { advanceEngineFence } from './trading/persist.ts';
+import type { TradingEngine } from './trading/engine.ts';
+import { EngineOwnership, type EngineOwner } from './trading/ownership.ts';
 import { ensureSystemAccounts } from './trading/systemAccounts.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
@@ -31,10 +32,17 @@ export interface ServiceDeps {
   auth: Config['auth'];
   logger: Logger;
   /**
-   * Called when this process stops being the only writer (its engine lock's connection
-   * died): it must stop writing at once. The composition root decides how (main.ts exits).
+   * Told when this process stops being the only writer (its engine lock's connection died,
+   * or a commit found the fence moved). Trading is refused until the engine has taken the
+   * lock again and rebuilt its state.
    */
   onEngineLockLost?: (err: Error) => void;
+  /**
+   * False: a lost lock goes unnoticed by the engine, which keeps trying to commit and is
+   * stopped by the fence alone (tests of the fence stand in for an owner that has not yet
+   * noticed). Default true: the engine stops at once and takes the lock again.
+   */
+  reactToEngineLockLoss?: boolean;
   /** See Config.projectionDelayMs. */
   projectionDelayMs?: number;
   /** See Config.commitDeadlineMs. */
@@ -47,23 +55,28 @@ export async function createServices(deps: ServiceDeps) {
   const { clock, store, pageTokens } = deps;
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
-  const lockLost = (err: Error) => {
-    deps.logger.fatal({ err }, 'lost the trading-engine lock: another process may own the books now');
+  let engine: TradingEngine | undefined;
+  const lost = (err: Error) => {
+    deps.logger.error({ err }, 'lost the trading-engine lock: trading is refused until this process holds it again');
     deps.onEngineLockLost?.(err);
   };
-  if (!(await deps.database.holdExclusive('trading-engine', lockLost))) {
+  const lockLost = (err: Error) => {
+    lost(err);
+    if (deps.reactToEngineLockLoss !== false) engine?.ownershipLost(err);
+  };
+  const ownership = new EngineOwnership(deps.database, lockLost);
+  if (!(await ownership.reacquire())) {
     throw new Error('another process owns the trading engines of this database; refusing to start a second writer');
   }
-  // Before any state is read: from here on, a previous owner that has not noticed it lost
-  // the lock can no longer commit.
-  const fence = await advanceEngineFence(deps.database.sql, 'trading-engine');
+  const owner: EngineOwner = deps.reactToEngineLockLoss === false ? { get fence() { return ownership.fence; }, reacquire: async () => false } : ownership;
   const markets = await loadMarkets(db);
   const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, fence, onFenced: lockLost, projectionDelayMs: deps.projectionDelayMs ?? 0, ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
-  await orders.engine.start();
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
+  engine = orders.engine;
+  await engine.start();
   const ledger = createLedgerService({
     db,
     clock,

@@ -200,6 +200,8 @@ async function runChecks(checks: Record<string, () => Promise<void>>): Promise<R
         await Promise.race([check(), timeout]);
         return [name, 'ok'] as const;
       } catch (err) {
+        // A component that answers but is not serving says why (e.g. REBUILDING).
+        if (err instanceof ApiError && err.code) return [name, err.code] as const;
         return [name, err instanceof Error && err.message === 'timeout' ? 'timeout' : 'unreachable'] as const;
       } finally {
         clearTimeout(timer);

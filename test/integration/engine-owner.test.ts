@@ -26,7 +26,8 @@ describe('one engine owner per database', () => {
     const schema = uniqueName('own');
     const config = testConfig({ DATABASE_SCHEMA: schema, REDIS_KEY_PREFIX: `${schema}:` });
     const lost: Error[] = [];
-    const owner = await createApp({ config, onEngineLockLost: (err) => lost.push(err) });
+    // An owner that does not take its lock back, so the successor can take it.
+    const owner = await createApp({ config, onEngineLockLost: (err) => lost.push(err), reactToEngineLockLoss: false });
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     try {
@@ -49,7 +50,7 @@ describe('one engine owner per database', () => {
     const schema = uniqueName('own');
     const config = testConfig({ DATABASE_SCHEMA: schema, REDIS_KEY_PREFIX: `${schema}:` });
     const lost: Error[] = [];
-    const stale = await createApp({ config, onEngineLockLost: (err) => lost.push(err) });
+    const stale = await createApp({ config, onEngineLockLost: (err) => lost.push(err), reactToEngineLockLoss: false });
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema}"` });
     await admin.connect();
     let successor: Awaited<ReturnType<typeof createApp>> | undefined;
@@ -84,6 +85,54 @@ describe('one engine owner per database', () => {
       await admin.end();
       await successor?.close();
       await stale.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it('takes its lock back after the lock connection dies: trading and /readyz refuse meanwhile, then serve again without a restart', async () => {
+    const schema = uniqueName('own');
+    const config = testConfig({ DATABASE_SCHEMA: schema, REDIS_KEY_PREFIX: `${schema}:` });
+    const lost: Error[] = [];
+    const owner = await createApp({ config, onEngineLockLost: (err) => lost.push(err) });
+    const url = await owner.listen();
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema}"` });
+    await admin.connect();
+    try {
+      const account = await owner.database.prisma.account.create({ data: { publicId: uniqueName('r'), kind: 'ROOT' } });
+      const deposit = () => owner.services.ledger.credit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
+      await deposit();
+
+      // Another session takes the lock the moment the owner's connection dies, so the
+      // owner cannot take it back until that session lets go.
+      const key = `${schema}:trading-engine`;
+      const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await blocker.connect();
+      const taken = blocker.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`lock:${key}`]);
+      await taken;
+      await pollUntil(() => lost.length > 0, 2000);
+      expect(lost[0]?.message).toMatch(/terminating connection/);
+
+      await expect(deposit()).rejects.toMatchObject({ status: 503, code: 'REBUILDING' });
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ code: 'NOT_READY', checks: { database: 'ok', tradingEngine: 'REBUILDING' } });
+
+      await blocker.end();
+      // The owner retries with backoff (at most 5 s apart).
+      await pollUntil(async () => (await fetch(`${url}/readyz`)).status === 200, 10_000, 100);
+      await deposit();
+      await projected(async (text) => (await admin.query(text)).rows);
+      const balance = await admin.query<{ available: string }>('SELECT available::text FROM "Balance" WHERE "accountId" = $1 AND "assetId" = 4', [account.id]);
+      expect(balance.rows).toEqual([{ available: '10000000000000000000' }]);
+      // It holds the lock again, under a new fence epoch: a second process is refused.
+      await expect(createApp({ config })).rejects.toThrow(/another process owns the trading engines/);
+      const fence = await admin.query<{ epoch: string }>('SELECT epoch::text FROM "EngineFence" WHERE name = $1', ['trading-engine']);
+      expect(fence.rows).toEqual([{ epoch: '2' }]);
+      expect(lost).toHaveLength(1);
+    } finally {
+      await admin.end();
+      await owner.close();
       await dropSchema(schema);
     }
   });

@@ -14,7 +14,8 @@ import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { Journal } from './journal.ts';
 import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
-import { isFenceLost, type EngineFence } from './persist.ts';
+import type { EngineOwner } from './ownership.ts';
+import { isFenceLost } from './persist.ts';
 import { Projector } from './projector.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
@@ -96,9 +97,9 @@ export interface EngineDeps {
   topicPrefix: string;
   systemAccounts: { fees: bigint; custody: bigint };
   logger: Logger;
-  /** The engine fence this process took with its lock: every append checks it. */
-  fence: EngineFence;
-  /** Called once if an append finds the fence moved: another process owns trading state now. */
+  /** This process's claim to own trading state: the fence every append checks, and how to take it again. */
+  owner: EngineOwner;
+  /** Called once per loss if an append finds the fence moved: another process took trading state over. */
   onFenced(err: unknown): void;
   /** How long the projector lets entries gather before applying them (0: at once). */
   projectionDelayMs?: number;
@@ -138,12 +139,13 @@ export class TradingEngine {
   private readonly clientIds = new Map<bigint, { ids: Map<string, number>; usedAt: number }>();
   private readonly clientIdLoads = new Map<bigint, Promise<void>>();
   private clientIdsPrunedAt = 0;
-  private fenced = false;
+  /** False from a lost lock or a moved fence until the lock is held and the fence moved again. */
+  private owned = true;
 
   constructor(private readonly deps: EngineDeps) {
     this.balances = new BalanceBook(deps.db);
     this.publications = new Publications(deps.events);
-    this.journal = new Journal(deps.sql, deps.fence);
+    this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0 });
     this.sequencer = new Sequencer(
       (ws, deadline) => this.commit(ws, deadline),
@@ -157,6 +159,21 @@ export class TradingEngine {
   /** Brings the read tables up to the journal's end and loads the books from them (start-up). */
   start(): Promise<void> {
     return this.rebuild();
+  }
+
+  /**
+   * The engine lock was lost (its connection died): another process may take trading state
+   * over. Trading is refused from now on; the engine takes the lock again, rebuilds from
+   * the database and serves again, with no restart.
+   */
+  ownershipLost(err: unknown): void {
+    this.owned = false;
+    this.sequencer.interrupt(err);
+  }
+
+  /** Throws (503) unless the engine serves: it owns trading state and its memory is current. */
+  assertServing(): void {
+    this.sequencer.assertReady();
   }
 
   /** Resolves once the read tables reflect every acknowledged change; 503 past its bound. */
@@ -374,16 +391,24 @@ export class TradingEngine {
     return { accountId, ledgerAccount: 'TRADING', assetId };
   }
 
-  /** After a failed append (or a job with a bug): memory is ahead of the journal, so rebuild it. */
+  /**
+   * After a failed append, a job with a bug or a lost lock: memory may be ahead of the
+   * journal, so rebuild it, once this process owns trading state again.
+   */
   private async recover(err: unknown): Promise<void> {
-    // Fenced off for good: rebuilding would only read what the new owner writes. The
-    // sequencer keeps refusing work while this throws.
-    if (this.fenced || isFenceLost(err)) {
-      if (!this.fenced) this.deps.onFenced(err);
-      this.fenced = true;
-      throw err;
+    if (isFenceLost(err) && this.owned) {
+      this.owned = false;
+      this.deps.onFenced(err);
     }
-    this.deps.logger.error({ err }, 'a trading batch failed (its commit, or a job with a bug): rebuilding books and balances from the database');
+    if (!this.owned) {
+      // While another process holds the lock, rebuilding would only read what it writes:
+      // the sequencer keeps refusing work and calls again after a pause.
+      if (!(await this.deps.owner.reacquire())) throw new Error('another process holds the trading-engine lock');
+      this.owned = true;
+      this.deps.logger.warn('took the trading-engine lock again: rebuilding books and balances from the database');
+    } else {
+      this.deps.logger.error({ err }, 'a trading batch failed (its commit, or a job with a bug): rebuilding books and balances from the database');
+    }
     this.balances.reset();
     // The sequencer retries with backoff and refuses work meanwhile; say why each time.
     await this.rebuild().catch((rebuildErr: unknown) => {

@@ -119,7 +119,8 @@ export class Journal {
 
   constructor(
     private readonly sql: SqlQueryable,
-    private readonly fence: EngineFence,
+    /** Read at every append: the epoch moves when the engine takes its lock again. */
+    private readonly fence: () => EngineFence,
   ) {}
 
   /** The sequence of the last entry known to be durable. */
@@ -141,7 +142,7 @@ export class Journal {
   /** Appends a group's write set as the next entry, unless past `deadline`; resolves with its sequence once durable. */
   async append(ws: WriteSet, deadline: Date): Promise<bigint> {
     const seq = this.last + 1n;
-    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence, deadline);
+    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence(), deadline);
     this.last = seq;
     return seq;
   }

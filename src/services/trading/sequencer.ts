@@ -67,6 +67,8 @@ export class Sequencer {
 
   /** The last commit given up at its deadline, until it has settled one way or the other. */
   private abandoned: Promise<void> | undefined;
+  /** Why the state must be rebuilt although no commit failed (the engine lost its ownership). */
+  private interrupted: unknown;
 
   constructor(
     /** Makes a group durable, unless past `deadline` (epoch ms): then it must store nothing, and fail. */
@@ -97,6 +99,17 @@ export class Sequencer {
     await prepare();
     if (generation !== this.generation) throw rebuildingError();
     return this.submit(apply);
+  }
+
+  /**
+   * Stops taking work and rebuilds the state, although no commit failed: the state may no
+   * longer be this process's to change (its engine lock was lost). A commit in flight
+   * settles first; whatever was applied after it is refused.
+   */
+  interrupt(reason: unknown): void {
+    this.interrupted = reason;
+    this.rebuilding = true;
+    this.committing ??= this.commitLoop();
   }
 
   /** For reads of in-memory state: refused (503, retry) while the state is rebuilt. */
@@ -132,7 +145,12 @@ export class Sequencer {
   private async commitLoop(): Promise<void> {
     // Let the jobs submitted in the same tick join the first group.
     await new Promise<void>((r) => setImmediate(r));
-    while (this.open.settled.length > 0) {
+    for (;;) {
+      if (this.interrupted !== undefined) {
+        await this.refuseAndRebuild([this.open], this.interrupted, rebuildingError());
+        continue;
+      }
+      if (this.open.settled.length === 0) break;
       const group = this.open;
       this.open = Sequencer.group();
       this.inFlight = group;
@@ -189,6 +207,8 @@ export class Sequencer {
     // A commit given up at its deadline may still land (before its deadline): rebuild from its outcome.
     await this.abandoned;
     this.abandoned = undefined;
+    // An interruption arriving from here on calls for a rebuild after this one.
+    this.interrupted = undefined;
     // Memory cannot be trusted until a rebuild succeeds (the database may be down a while).
     for (let attempt = 0; ; attempt++) {
       try {
@@ -199,7 +219,7 @@ export class Sequencer {
       }
     }
     this.generation += 1;
-    this.rebuilding = false;
+    this.rebuilding = this.interrupted !== undefined;
   }
 
   /** Every job of a refused group gets the refusal, even one that failed on its own: that answer was worked out against state now thrown away. */

@@ -11,7 +11,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { ApiError } from '../../domain/errors.ts';
-import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
+import { apiErrorFromDatabase } from '../../infra/databaseErrors.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
@@ -69,7 +69,7 @@ export function toGraphQLError(err: unknown): GraphQLError {
     });
   }
   const raw = err instanceof GraphQLError ? err.originalError : err;
-  const original = raw instanceof ApiError ? raw : (clientErrorFromDatabase(raw) ?? raw);
+  const original = raw instanceof ApiError ? raw : (apiErrorFromDatabase(raw) ?? raw);
   if (original instanceof ApiError) {
     return new GraphQLError(original.message, {
       extensions: {

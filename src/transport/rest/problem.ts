@@ -1,7 +1,7 @@
 import type { FastifyError } from 'fastify';
 import type { z } from 'zod';
 import { ApiError, type Violation } from '../../domain/errors.ts';
-import { clientErrorFromDatabase } from '../../infra/databaseErrors.ts';
+import { apiErrorFromDatabase } from '../../infra/databaseErrors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -89,7 +89,7 @@ export function toApiError(err: unknown): ApiError {
   }
   // secure-json-parse's syntax and prototype-poisoning errors carry no code.
   if (err instanceof SyntaxError || (fe.statusCode === 400 && !fe.code)) return malformedBody(fe.message);
-  return clientErrorFromDatabase(err) ?? new ApiError('internal', 'internal error', { cause: err });
+  return apiErrorFromDatabase(err) ?? new ApiError('internal', 'internal error', { cause: err });
 }
 
 function malformedBody(message = 'malformed JSON'): ApiError {
