@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/auth.ts';
+import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
 
 let server: RunningApp;
+/** Moved forward by the dead-man switch tests, to reach a switch's deadline at once. */
+const clock = shiftableClock();
 beforeAll(async () => {
-  server = await startTestApp();
+  server = await startTestApp({ clock });
 });
 afterAll(async () => {
   await server?.close();
@@ -271,14 +274,14 @@ describe('dead-man switch (cancel-all-after)', () => {
     const otherSymbol = await placeOrder(server.url, t, { symbol: 'ETH-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } });
     const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'short', timeoutSec: 10, symbol: 'BTC-USDC', side: 'BUY' }, t.auth);
     expect(armed.status).toBe(200);
-    // Pretend ten seconds passed: move this switch's deadline into the past.
-    await server.database.prisma.deadManSwitch.updateMany({ where: { status: 'ARMED', account: { publicId: t.rootAccountId } }, data: { expiresAtTsNs: 1n } });
+    clock.skip(10_001);
     await new Promise((r) => setTimeout(r, 800));
     const after = await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth);
     expect(after.body.order.status).toBe('CANCELED');
     for (const kept of [otherSide, otherSymbol]) {
       expect((await api(server.url, 'GET', `/v1/orders/${kept.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
     }
+    await projected((text) => server.database.sql.query(text));
     const row = await server.database.prisma.order.findUniqueOrThrow({ where: { publicId: o.body.orderId }, select: { closeReason: true } });
     expect(row.closeReason).toBe('DEAD_MAN_SWITCH');
     const sw = await server.database.prisma.deadManSwitch.findFirstOrThrow({ where: { account: { publicId: t.rootAccountId } } });
@@ -287,28 +290,24 @@ describe('dead-man switch (cancel-all-after)', () => {
 });
 
 describe('dead-man switch against its heartbeats', () => {
-  it('never cancels an order placed after a disable was acknowledged, even while the switch is firing', async () => {
+  it('never cancels an order placed after a disable was acknowledged, even with the firing already under way', async () => {
     const t = await trader(server.url, { USDC: '10000' });
     const before = await Promise.all(['BTC-USDC', 'ETH-USDC'].map((symbol) => placeOrder(server.url, t, { symbol, side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } })));
     await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'all', timeoutSec: 10 }, t.auth);
-    // Each market's cancel commit now takes 300 ms, so the firing is in progress for a while.
-    await server.database.sql.exec(`
-      CREATE FUNCTION slow_order_update() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$ LANGUAGE plpgsql;
-      CREATE TRIGGER slow_order_update BEFORE UPDATE ON "Order" FOR EACH ROW EXECUTE FUNCTION slow_order_update();`);
-    try {
-      await server.database.prisma.deadManSwitch.updateMany({ where: { account: { publicId: t.rootAccountId } }, data: { expiresAtTsNs: 1n } });
-      const firing = server.app.services.orders.fireDeadManSwitches();
-      await new Promise((r) => setTimeout(r, 100));
-      const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'off', timeoutSec: 0 }, t.auth);
-      expect(off.body.status).toBe('DISABLED');
-      const after = await placeOrder(server.url, t, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
-      await firing;
-      await new Promise((r) => setTimeout(r, 400));
-      expect((await api(server.url, 'GET', `/v1/orders/${after.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
-      for (const o of before) expect((await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status).toBe('CANCELED');
-    } finally {
-      await server.database.sql.exec('DROP TRIGGER slow_order_update ON "Order"; DROP FUNCTION slow_order_update();');
-    }
+    clock.skip(10_001);
+    // The firing (this call, or the timer's) and the disable race; each is one job of the
+    // sequencer, so one of them comes wholly first. Whichever does, the order placed after
+    // the disable was acknowledged stays, and the orders from before it share one fate.
+    const firing = server.app.services.orders.fireDeadManSwitches();
+    const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'off', timeoutSec: 0 }, t.auth);
+    expect(off.body.status).toBe('DISABLED');
+    const after = await placeOrder(server.url, t, { symbol: 'SOL-USDC', side: 'BUY', baseQty: '1', limitGtc: { price: '10' } });
+    const fired = await firing;
+    await server.app.services.orders.fireDeadManSwitches();
+    expect((await api(server.url, 'GET', `/v1/orders/${after.body.orderId}`, undefined, t.auth)).body.order.status).toBe('NEW');
+    const fates = await Promise.all(before.map(async (o) => (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status));
+    expect(new Set(fates).size).toBe(1);
+    if (fired > 0) expect(fates[0]).toBe('CANCELED');
   });
 });
 

@@ -7,7 +7,8 @@ import { ensureSystemAccounts } from '../../src/services/trading/systemAccounts.
 import { WriteSet } from '../../src/services/trading/writeSet.ts';
 import { api } from '../helpers/auth.ts';
 import { startTestApp, testDatabase } from '../helpers/infra.ts';
-import { balancesOf, ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
+import { balancesOf, ledgerViolations, placeOrder, projected, SOUND_LEDGER, trader } from '../helpers/trading.ts';
+import { shiftableClock } from '../helpers/clock.ts';
 import { pollUntil } from '../helpers/wait.ts';
 import { databaseEngines as engines } from '../helpers/infra.ts';
 
@@ -67,15 +68,22 @@ describe.each(engines)('one-statement commit on %s', (_name, open) => {
   it('fires a dead-man switch promptly (its firing shares the database with the commits it waits for)', { timeout: 90_000 }, async () => {
     const { database, dispose } = await open();
     cleanups.push(dispose);
-    const server = await startTestApp({ database });
+    const clock = shiftableClock();
+    const server = await startTestApp({ database, clock });
     cleanups.push(() => server.close());
     const t = await trader(server.url, { USDC: '1000' });
     const o = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } });
-    await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'dms', timeoutSec: 10 }, t.auth);
-    await database.prisma.deadManSwitch.updateMany({ data: { expiresAtTsNs: 1n } });
+    const armed = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'dms', timeoutSec: 10 }, t.auth);
+    expect(armed.body.status).toBe('ARMED');
+    clock.skip(10_001);
     const status = async () => (await api(server.url, 'GET', `/v1/orders/${o.body.orderId}`, undefined, t.auth)).body.order.status;
     await pollUntil(async () => (await status()) === 'CANCELED', 3000);
     expect(await status()).toBe('CANCELED');
+    // Arming and firing are journal entries; the projection keeps the switch's last state.
+    await projected((text) => database.sql.query(text));
+    const [sw] = await database.prisma.deadManSwitch.findMany();
+    expect(sw).toMatchObject({ status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, requestId: 'dms', armedAt: expect.any(Date) });
+    expect(sw?.lastFiredAtTsNs).toBeGreaterThanOrEqual(BigInt(armed.body.expiresAtTsNs));
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../../src/services/trading/journal.ts';
-import { WriteSet, type LegRow, type OrderVersion, type TradeRow } from '../../src/services/trading/writeSet.ts';
+import { switchKey, WriteSet, type LegRow, type OrderVersion, type SwitchRow, type TradeRow } from '../../src/services/trading/writeSet.ts';
 
 /**
  * A journal entry must give back exactly the write set that was acknowledged: the
@@ -38,6 +38,12 @@ const leg: fc.Arbitrary<LegRow> = fc.record({
   destinationAccountId: maybe(id), destinationKind: maybe(fc.constantFrom('TRADING_ACCOUNT', 'EXTERNAL_ADDRESS')),
 }) as fc.Arbitrary<LegRow>;
 
+const deadManSwitch: fc.Arbitrary<SwitchRow> = fc.record({
+  accountId: fc.bigInt({ min: 1n, max: 3n }), symbolId: fc.integer({ min: 0, max: 2 }), side: fc.constantFrom('ANY', 'BUY', 'SELL'),
+  status: fc.constantFrom('ARMED', 'DISABLED'), timeoutSec: fc.integer({ min: 0, max: 120 }), expiresAtTsNs: int64, requestId: text,
+  armedAt: maybe(date), lastFiredAtTsNs: maybe(int64),
+}) as fc.Arbitrary<SwitchRow>;
+
 const writeSet = fc
   .record({
     versions: fc.array(fc.tuple(version, fc.boolean()), { maxLength: 6 }),
@@ -46,6 +52,7 @@ const writeSet = fc
     balances: fc.array(fc.tuple(id, fc.integer({ min: 1, max: 9 }), e18, e18), { maxLength: 4 }),
     sequences: fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), int64, int64, int64), { maxLength: 3 }),
     reservations: fc.array(fc.record({ accountId: id, clientOrderId: text, orderId: id, createdAt: date, expiresAt: date }), { maxLength: 3 }),
+    switches: fc.array(deadManSwitch, { maxLength: 3 }),
   })
   .map((g) => {
     const ws = new WriteSet();
@@ -55,6 +62,7 @@ const writeSet = fc
     for (const [accountId, assetId, available, held] of g.balances) ws.balance(accountId, 'TRADING', assetId, available, held);
     for (const [symbolId, lastMatchId, lastPrioritySeq, lastBookSeq] of g.sequences) ws.sequences.set(symbolId, { lastMatchId, lastPrioritySeq, lastBookSeq });
     for (const r of g.reservations) ws.clientOrderIds.push(r);
+    for (const sw of g.switches) ws.switch(sw);
     return ws;
   });
 
@@ -71,6 +79,7 @@ describe('the trading journal codec', () => {
         expect([...back.balances]).toEqual([...ws.balances]);
         expect([...back.sequences]).toEqual([...ws.sequences]);
         expect(back.clientOrderIds).toEqual(ws.clientOrderIds);
+        expect([...back.switches]).toEqual([...ws.switches]);
         // Encoding is deterministic: a decoded entry encodes to the same text.
         expect(encodeEntry(back)).toBe(encodeEntry(ws));
       }),
@@ -98,6 +107,14 @@ describe('the trading journal codec', () => {
         // A reservation key appears once.
         const keys = merged.clientOrderIds.map((c) => `${c.accountId}:${c.clientOrderId}`);
         expect(new Set(keys).size).toBe(keys.length);
+        // A switch ends in its last state; what a change left as it was keeps the latest value set before it.
+        const changes = entries.flatMap((e) => [...e.switches.values()]);
+        for (const [key, sw] of merged.switches) {
+          const mine = changes.filter((c) => switchKey(c) === key);
+          const lastOf = <K extends 'armedAt' | 'lastFiredAtTsNs'>(k: K) => mine.map((c) => c[k]).filter((v) => v !== null).at(-1) ?? null;
+          expect(sw).toEqual({ ...mine.at(-1), armedAt: lastOf('armedAt'), lastFiredAtTsNs: lastOf('lastFiredAtTsNs') });
+        }
+        expect(merged.switches.size).toBe(new Set(changes.map(switchKey)).size);
       }),
       { numRuns: 200 },
     );

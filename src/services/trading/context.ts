@@ -16,7 +16,6 @@ export interface TradingContext {
   markets: MarketCatalog;
   limiter: RateLimiter;
   pageTokens: PageTokens;
-  switches: SwitchLocks;
 }
 
 /** How an order may be named: by exactly one id, or (batch cancel items) by one or both. */
@@ -54,25 +53,3 @@ export async function cancelOne(ctx: TradingContext, account: AccountRef, input:
   if (hinted && hinted.symbolId !== row.symbolId) throw orderNotFound(`no such order in ${hinted.symbol}`);
   return ctx.engine.cancel(account, ctx.markets.marketById(row.symbolId) as Market, row);
 }
-
-/**
- * Runs each call alone among the calls with the same key, in arrival order: a dead-man
- * switch's firing and its heartbeats. In-process is enough because this process is the
- * only trading writer (docs/scaling.md); an API-only node would forward these calls to it.
- */
-export class SwitchLocks {
-  private readonly queues = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return run;
-  }
-}
-
-export const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;

@@ -20,7 +20,7 @@ import { Projector } from './projector.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
-import type { OrderRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
+import { switchKey, type OrderRow, type SwitchRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
@@ -129,6 +129,8 @@ export class TradingEngine {
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
   private open = new Map<bigint, LiveOrder>();
   private readonly vipTiers = new Map<bigint, { tier: number; at: number }>();
+  /** Armed dead-man switches, by switchKey: they fire inside a job, so a heartbeat is ordered before or after a firing. */
+  private armedSwitches = new Map<string, SwitchRow>();
   /**
    * Per account, every client order id taken by an order (committed or in a group not yet
    * committed) with the time its retention ends. Read from the database once, then kept
@@ -497,6 +499,10 @@ export class TradingEngine {
         sequence: seq.lastBookSeq,
       });
     }
+    const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
+    this.armedSwitches = new Map(
+      armed.map((sw) => [switchKey(sw), { accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs }]),
+    );
     this.orderIds = nextOrderIds;
     this.transferIds = nextTransferIds;
     this.engines = nextEngines;
@@ -870,16 +876,76 @@ export class TradingEngine {
     const targets = only ? [only] : this.deps.markets.markets;
     return this.sequencer.submitAfter(() => this.balances.load(targets.flatMap((market) => this.refsFor([accountId], market))), (ws) => {
       const { now, nowNs } = this.jobTime();
-      let count = 0;
-      for (const market of targets) {
-        const engine = this.engineOf(market);
-        // Orders already past their expiry end EXPIRED, as the sweep would have them.
-        this.applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
-        const ids = [...this.open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
-        this.applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
-        count += ids.length;
-      }
+      const count = this.cancelInJob(ws, accountId, targets, side, why, now, nowNs);
       return { canceledCount: count, ts: now, tsNs: nowNs };
     });
+  }
+
+  /**
+   * Arms or refreshes (timeoutSec > 0) or disables (0) a dead-man switch (spec 3). A
+   * journaled job like any other: a firing is sequenced wholly before or after it.
+   */
+  setDeadManSwitch(scope: { accountId: bigint; symbolId: number; side: SwitchRow['side'] }, timeoutSec: number, requestId: string) {
+    return this.sequencer.submit((ws) => {
+      const { now, nowNs } = this.jobTime();
+      const armed = timeoutSec > 0;
+      const row: SwitchRow = {
+        ...scope,
+        status: armed ? 'ARMED' : 'DISABLED',
+        timeoutSec,
+        expiresAtTsNs: armed ? nowNs + BigInt(timeoutSec) * 1_000_000_000n : 0n,
+        requestId,
+        armedAt: armed ? now : null,
+        lastFiredAtTsNs: null,
+      };
+      ws.switch(row);
+      if (armed) this.armedSwitches.set(switchKey(row), row);
+      else this.armedSwitches.delete(switchKey(row));
+      return { row, now, nowNs };
+    });
+  }
+
+  /**
+   * Fires every armed switch whose time has passed, also one armed before a restart: its
+   * cancels and its disarming are one job, so they commit together or not at all.
+   */
+  async fireDueSwitches(): Promise<number> {
+    const due = [...this.armedSwitches.values()].filter((sw) => sw.expiresAtTsNs <= this.deps.clock.nowNs());
+    if (due.length === 0) return 0;
+    const refs = due.flatMap((sw) => this.switchMarkets(sw).flatMap((market) => this.refsFor([sw.accountId], market)));
+    return this.sequencer.submitAfter(() => this.balances.load(refs), (ws) => {
+      const { now, nowNs } = this.jobTime();
+      let fired = 0;
+      for (const found of due) {
+        const sw = this.armedSwitches.get(switchKey(found));
+        // A heartbeat or a disable sequenced since it was found has moved or ended it.
+        if (!sw || sw.expiresAtTsNs > nowNs) continue;
+        this.cancelInJob(ws, sw.accountId, this.switchMarkets(sw), sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH', now, nowNs);
+        ws.switch({ ...sw, status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, armedAt: null, lastFiredAtTsNs: nowNs });
+        this.armedSwitches.delete(switchKey(sw));
+        fired += 1;
+      }
+      return fired;
+    });
+  }
+
+  private switchMarkets(sw: SwitchRow): readonly Market[] {
+    if (sw.symbolId === 0) return this.deps.markets.markets;
+    const market = this.deps.markets.marketById(sw.symbolId);
+    return market ? [market] : [];
+  }
+
+  /** Inside a job: cancels the account's open orders in `markets` (and `side`); how many. */
+  private cancelInJob(ws: WriteSet, accountId: bigint, markets: readonly Market[], side: 'BUY' | 'SELL' | undefined, why: UserCancel, now: Date, nowNs: bigint): number {
+    let count = 0;
+    for (const market of markets) {
+      const engine = this.engineOf(market);
+      // Orders already past their expiry end EXPIRED, as the sweep would have them.
+      this.applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
+      const ids = [...this.open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
+      this.applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
+      count += ids.length;
+    }
+    return count;
   }
 }

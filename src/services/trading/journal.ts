@@ -6,6 +6,7 @@ import {
   RESERVATION_COLUMNS,
   RISK_LEG_COLUMNS,
   SEQUENCE_COLUMNS,
+  SWITCH_COLUMNS,
   TRADE_COLUMNS,
   TRANSFER_COLUMNS,
   type Columns,
@@ -64,6 +65,8 @@ interface EntryWire {
   b: Wire[][];
   s: Wire[][];
   c: Wire[][];
+  /** Dead-man switch changes; absent in entries written before they were journaled. */
+  d?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -76,6 +79,7 @@ export function encodeEntry(ws: WriteSet): string {
     b: [...ws.balances.values()].map((b) => encodeRow(BALANCE_COLUMNS, b)),
     s: [...ws.sequences].map(([symbolId, s]) => encodeRow(SEQUENCE_COLUMNS, { symbolId, ...s })),
     c: ws.clientOrderIds.map((c) => encodeRow(RESERVATION_COLUMNS, c)),
+    ...(ws.switches.size > 0 ? { d: [...ws.switches.values()].map((sw) => encodeRow(SWITCH_COLUMNS, sw)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -105,6 +109,7 @@ export function decodeEntry(payload: string): WriteSet {
     ws.sequences.set(symbolId, s);
   }
   for (const values of wire.c) ws.clientOrderIds.push(decodeRow(RESERVATION_COLUMNS, values));
+  for (const values of wire.d ?? []) ws.switch(decodeRow(SWITCH_COLUMNS, values));
   return ws;
 }
 

@@ -10,7 +10,7 @@ import { createOrder } from './commands/createOrder.ts';
 import { fireDeadManSwitches } from './commands/fireDeadManSwitches.ts';
 import { modifyOrder } from './commands/modifyOrder.ts';
 import { replaceOrder } from './commands/replaceOrder.ts';
-import { marketOf, SwitchLocks, type TradingContext } from './context.ts';
+import { marketOf, type TradingContext } from './context.ts';
 import { TradingEngine, type EngineDeps } from './engine.ts';
 import { getOpenOrders } from './queries/getOpenOrders.ts';
 import { getOrder } from './queries/getOrder.ts';
@@ -33,7 +33,7 @@ type Args<F> = F extends (ctx: TradingContext, ...args: infer A) => unknown ? A 
  */
 export function createOrdersService(deps: OrdersDeps) {
   const engine = new TradingEngine(deps);
-  const ctx: TradingContext = { engine, db: deps.db, clock: deps.clock, markets: deps.markets, limiter: deps.limiter, pageTokens: deps.pageTokens, switches: new SwitchLocks() };
+  const ctx: TradingContext = { engine, db: deps.db, clock: deps.clock, markets: deps.markets, limiter: deps.limiter, pageTokens: deps.pageTokens };
   return {
     engine,
     createOrder: (...a: Args<typeof createOrder>) => createOrder(ctx, ...a),

@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
-import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
+import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
 
 export type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
@@ -140,6 +140,11 @@ export const RESERVATION_COLUMNS: Columns<Reservation> = [
   ['accountId', 'bigint'], ['clientOrderId', 'text'], ['orderId', 'bigint'], ['createdAt', 'timestamptz'], ['expiresAt', 'timestamptz'],
 ];
 
+export const SWITCH_COLUMNS: Columns<SwitchRow> = [
+  ['accountId', 'bigint'], ['symbolId', 'int'], ['side', '"SideScope"'], ['status', '"DeadManSwitchStatus"'], ['timeoutSec', 'int'],
+  ['expiresAtTsNs', 'bigint'], ['requestId', 'text'], ['armedAt', 'timestamptz'], ['lastFiredAtTsNs', 'bigint'],
+];
+
 /** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
 export interface WatermarkStep {
   name: string;
@@ -193,6 +198,14 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
       SELECT * FROM ${unnest(p, RESERVATION_COLUMNS, ws.clientOrderIds, 'c')} WHERE ${GUARD}
       ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
         "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
+  }
+  if (ws.switches.size > 0) {
+    parts.push(`INSERT INTO "DeadManSwitch" (${names(SWITCH_COLUMNS)}, "updatedAt")
+      SELECT *, now() FROM ${unnest(p, SWITCH_COLUMNS, [...ws.switches.values()], 'd')} WHERE ${GUARD}
+      ON CONFLICT ("accountId", "symbolId", side) DO UPDATE SET
+        status = EXCLUDED.status, "timeoutSec" = EXCLUDED."timeoutSec", "expiresAtTsNs" = EXCLUDED."expiresAtTsNs", "requestId" = EXCLUDED."requestId",
+        "armedAt" = COALESCE(EXCLUDED."armedAt", "DeadManSwitch"."armedAt"),
+        "lastFiredAtTsNs" = COALESCE(EXCLUDED."lastFiredAtTsNs", "DeadManSwitch"."lastFiredAtTsNs"), "updatedAt" = now()`);
   }
   const text = `WITH ${parts.map((sql, i) => `w${i} AS (${sql})`).join(',\n')}
     SELECT EXISTS (SELECT 1 FROM w0) AS applied`;

@@ -1,4 +1,4 @@
-import type { FeeAsset, LedgerAccount, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
+import type { DeadManSwitchStatus, FeeAsset, LedgerAccount, SideScope, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
 
 /**
  * Everything one batch of commands changed, written to PostgreSQL in one transaction
@@ -111,6 +111,26 @@ export interface BalanceDelta {
   held: bigint;
 }
 
+/**
+ * A dead-man switch after a change (spec 3): armed or refreshed, disabled, or fired.
+ * `armedAt` and `lastFiredAtTsNs` are null when the change leaves them as they were.
+ */
+export interface SwitchRow {
+  accountId: bigint;
+  /** 0: every symbol. */
+  symbolId: number;
+  side: SideScope;
+  status: DeadManSwitchStatus;
+  timeoutSec: number;
+  /** 0 when disabled. */
+  expiresAtTsNs: bigint;
+  requestId: string;
+  armedAt: Date | null;
+  lastFiredAtTsNs: bigint | null;
+}
+
+export const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;
+
 /** One published state of an order: a snapshot, never the live row the engine keeps changing. */
 export type OrderVersion = OrderRow & { accountPublicId: string };
 
@@ -128,6 +148,8 @@ export class WriteSet {
   readonly balances = new Map<string, BalanceDelta>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();
   readonly clientOrderIds: ClientOrderIdRow[] = [];
+  /** The latest state of each dead-man switch the group changed. */
+  readonly switches = new Map<string, SwitchRow>();
   /** Where each reservation key stands in `clientOrderIds`, built by `absorb` only. */
   private reservationAt: Map<string, number> | undefined;
 
@@ -158,6 +180,13 @@ export class WriteSet {
     }
   }
 
+  /** Records a switch's new state; what it leaves as it was keeps the group's earlier value. */
+  switch(row: SwitchRow): void {
+    const key = switchKey(row);
+    const earlier = this.switches.get(key);
+    this.switches.set(key, { ...row, armedAt: row.armedAt ?? earlier?.armedAt ?? null, lastFiredAtTsNs: row.lastFiredAtTsNs ?? earlier?.lastFiredAtTsNs ?? null });
+  }
+
   /**
    * Folds a later group into this one, so that several journal entries are projected by
    * one statement that still touches each row once: an order keeps its latest version,
@@ -172,6 +201,7 @@ export class WriteSet {
     for (const t of later.transfers) this.transfers.push(t);
     for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);
     for (const [symbolId, s] of later.sequences) this.sequences.set(symbolId, s);
+    for (const sw of later.switches.values()) this.switch(sw);
     // A batch folds hundreds of entries: find a reused key by index, not by scanning.
     this.reservationAt ??= new Map(this.clientOrderIds.map((c, i) => [`${c.accountId}:${c.clientOrderId}`, i]));
     for (const c of later.clientOrderIds) {
@@ -194,7 +224,8 @@ export class WriteSet {
       this.transfers.length === 0 &&
       this.balances.size === 0 &&
       this.sequences.size === 0 &&
-      this.clientOrderIds.length === 0
+      this.clientOrderIds.length === 0 &&
+      this.switches.size === 0
     );
   }
 }

@@ -2,7 +2,6 @@ import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 import { invalidArgument } from '../../../domain/errors.ts';
-import { switchKey } from '../context.ts';
 
 /** Spec 3 dead-man switch: 0 disables, 10..120 arms or refreshes; others are refused. */
 export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input: { requestId: string; timeoutSec: number; symbol?: string; side?: 'BUY' | 'SELL'; subaccountId?: string }) {
@@ -18,19 +17,6 @@ export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input:
   // stored first result would leave the deadline where it was while the client believes
   // it moved.
   await ctx.limiter.admit('trading.cancel_all_after', { caller, account });
-  const side = input.side ?? 'ANY';
-  // Waits for a firing of this switch in progress (see fireDeadManSwitches).
-  return ctx.switches.run(switchKey({ accountId: account.id, symbolId, side }), async () => {
-    const now = ctx.clock.now();
-    const nowNs = ctx.clock.nowNs();
-    const armed = input.timeoutSec > 0;
-    const expiresAtTsNs = armed ? nowNs + BigInt(input.timeoutSec) * 1_000_000_000n : 0n;
-    const data = { status: armed ? ('ARMED' as const) : ('DISABLED' as const), timeoutSec: input.timeoutSec, expiresAtTsNs, requestId: input.requestId, ...(armed ? { armedAt: now } : {}) };
-    await ctx.db.deadManSwitch.upsert({
-      where: { accountId_symbolId_side: { accountId: account.id, symbolId, side } },
-      update: data,
-      create: { accountId: account.id, symbolId, side, ...data },
-    });
-    return { status: data.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
-  });
+  const { row, now, nowNs } = await ctx.engine.setDeadManSwitch({ accountId: account.id, symbolId, side: input.side ?? 'ANY' }, input.timeoutSec, input.requestId);
+  return { status: row.status, effectiveTimeoutSec: input.timeoutSec, expiresAtTsNs: row.expiresAtTsNs.toString(), ts: now.toISOString(), tsNs: nowNs.toString() };
 }
