@@ -126,7 +126,7 @@ describe('a Redis outage', () => {
     const url = service.url;
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: Record<string, string> }).checks).toEqual({ database: 'ok', redis: 'unreachable' });
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks).toEqual({ database: 'ok', redis: 'unreachable', tradingEngine: 'ok' });
     expect((await api(url, 'GET', '/v1/balances', undefined, owner.auth)).status).toBe(200);
     expect((await api(url, 'GET', '/v1/spot/orderbook?symbol=BTC-USDC')).status).toBe(200);
     const read = await signed(url, key, 'GET', `/v1/orders/${restingId}`);

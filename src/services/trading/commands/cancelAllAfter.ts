@@ -8,6 +8,8 @@ export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input:
   requirePermission(caller, 'TRADE');
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
+  // It is journaled, then projected: text PostgreSQL cannot hold would stop the projection.
+  if (input.requestId.includes('\u0000')) throw invalidArgument('requestId', 'holds a character that cannot be stored (U+0000)', 'invalid-character', 'INVALID_CHARACTER');
   if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
     throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
   }
