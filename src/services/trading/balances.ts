@@ -35,40 +35,53 @@ const keyOf = (r: BalanceRef) => `${r.accountId}:${r.ledgerAccount}:${r.assetId}
 export class BalanceBook {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Counts resets: a load that began before one brings nothing into memory. */
+  private epoch = 0;
 
   constructor(private readonly db: Db) {}
 
-  /** Brings balances into memory (from their committed state) before a job uses them. */
+  /**
+   * Brings balances into memory (from their committed state) before a job uses them, the
+   * missing ones in one query. A balance not in memory has not changed since the last
+   * rebuild, which brought the table up to the journal's end, so its row is current.
+   */
   async load(refs: BalanceRef[]): Promise<void> {
-    const waits: Promise<void>[] = [];
+    const waits = new Set<Promise<void>>();
+    const missing = new Map<string, BalanceRef>();
     for (const ref of refs) {
       const key = keyOf(ref);
       if (this.entries.has(key)) continue;
-      let p = this.loading.get(key);
-      if (!p) {
-        p = this.db.balance
-          .findUnique({
-            where: { accountId_ledgerAccount_assetId: { accountId: ref.accountId, ledgerAccount: ref.ledgerAccount, assetId: ref.assetId } },
-          })
-          .then((row) => {
-            if (!this.entries.has(key)) {
-              this.entries.set(key, {
-                ...ref,
-                available: row ? decimalToBigInt(row.available) : 0n,
-                held: row ? decimalToBigInt(row.held) : 0n,
-              });
-            }
-          })
-          .finally(() => this.loading.delete(key));
-        this.loading.set(key, p);
-      }
-      waits.push(p);
+      const pending = this.loading.get(key);
+      if (pending) waits.add(pending);
+      else missing.set(key, ref);
+    }
+    if (missing.size > 0) {
+      const wanted = [...missing.values()];
+      const epoch = this.epoch;
+      const p = this.db.balance
+        .findMany({ where: { OR: wanted.map((r) => ({ accountId: r.accountId, ledgerAccount: r.ledgerAccount, assetId: r.assetId })) } })
+        .then((rows) => {
+          // Read before a reset: the table may have been behind memory then.
+          if (epoch !== this.epoch) return;
+          const found = new Map(rows.map((row) => [keyOf(row), row]));
+          for (const [key, ref] of missing) {
+            if (this.entries.has(key)) continue;
+            const row = found.get(key);
+            this.entries.set(key, { ...ref, available: row ? decimalToBigInt(row.available) : 0n, held: row ? decimalToBigInt(row.held) : 0n });
+          }
+        })
+        .finally(() => {
+          for (const key of missing.keys()) if (this.loading.get(key) === p) this.loading.delete(key);
+        });
+      for (const key of missing.keys()) this.loading.set(key, p);
+      waits.add(p);
     }
     await Promise.all(waits);
   }
 
   /** Forgets everything (after a failed commit the database is the truth again). */
   reset(): void {
+    this.epoch += 1;
     this.entries.clear();
   }
 

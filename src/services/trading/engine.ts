@@ -12,6 +12,7 @@ import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
+import { OpenOrders } from './openOrders.ts';
 import { Journal } from './journal.ts';
 import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
 import type { EngineOwner } from './ownership.ts';
@@ -20,7 +21,7 @@ import { Projector } from './projector.ts';
 import { Publications } from './publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
-import { switchKey, type OrderRow, type SwitchRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
+import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
@@ -36,7 +37,6 @@ export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
 
 type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
-type LiveOrder = OrderRow & { accountPublicId: string };
 /** Why a cancel the account asked for closed its orders. */
 export type UserCancel = Extract<OrderCloseReason, 'USER_CANCELED' | 'CANCEL_ALL' | 'DEAD_MAN_SWITCH'>;
 
@@ -127,7 +127,7 @@ export class TradingEngine {
   /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
   private books = new Map<number, BookLevels>();
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
-  private open = new Map<bigint, LiveOrder>();
+  private open = new OpenOrders();
   private readonly vipTiers = new Map<bigint, { tier: number; at: number }>();
   /** Armed dead-man switches, by switchKey: they fire inside a job, so a heartbeat is ordered before or after a firing. */
   private armedSwitches = new Map<string, SwitchRow>();
@@ -141,6 +141,8 @@ export class TradingEngine {
   private readonly clientIds = new Map<bigint, { ids: Map<string, number>; usedAt: number }>();
   private readonly clientIdLoads = new Map<bigint, Promise<void>>();
   private clientIdsPrunedAt = 0;
+  /** Counts clears of `clientIds`: a read of the table begun before one is not kept. */
+  private clientIdsEpoch = 0;
   /** False from a lost lock or a moved fence until the lock is held and the fence moved again. */
   private owned = true;
 
@@ -176,6 +178,25 @@ export class TradingEngine {
   /** Throws (503) unless the engine serves: it owns trading state and its memory is current. */
   assertServing(): void {
     this.sequencer.assertReady();
+  }
+
+  /**
+   * The account's open orders as of every change acknowledged before the call: read in
+   * sequence, as a job, and answered once everything before it is durable, so it never
+   * shows a change that could still be refused, and never waits for the projection.
+   */
+  openOrdersOf(accountId: bigint): Promise<OrderVersion[]> {
+    return this.sequencer.submit(() => this.open.ofAccount(accountId).map((o) => ({ ...o })));
+  }
+
+  /** The account's balances in `assetIds`, both ledgers (FUNDING first, then by asset id), read in sequence like `openOrdersOf`. */
+  async balancesOf(accountId: bigint, assetIds: readonly number[]): Promise<(BalanceRef & { available: bigint; held: bigint })[]> {
+    const sorted = [...assetIds].sort((a, b) => a - b);
+    const refs = (['FUNDING', 'TRADING'] as const).flatMap((ledgerAccount) => sorted.map((assetId) => ({ accountId, ledgerAccount, assetId })));
+    return this.sequencer.submitAfter(
+      () => this.balances.load(refs),
+      () => refs.map((ref) => ({ ...ref, ...this.balances.get(ref) })),
+    );
   }
 
   /** Resolves once the read tables reflect every acknowledged change; 503 past its bound. */
@@ -369,8 +390,11 @@ export class TradingEngine {
     const nowMs = this.deps.clock.now().getTime();
     if (nowMs - this.clientIdsPrunedAt < CLIENT_ID_PRUNE_MS) return;
     this.clientIdsPrunedAt = nowMs;
+    // An idle account's ids are read again from the table when next needed, so they are
+    // forgotten only while the table holds every reservation acknowledged so far.
+    const projected = this.projector.watermark >= this.journal.lastSeq;
     for (const [accountId, { ids, usedAt }] of this.clientIds) {
-      if (usedAt < nowMs - CLIENT_ID_IDLE_MS) this.clientIds.delete(accountId);
+      if (projected && usedAt < nowMs - CLIENT_ID_IDLE_MS) this.clientIds.delete(accountId);
       else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
     }
     await this.deps.db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
@@ -445,10 +469,12 @@ export class TradingEngine {
    */
   private async rebuild(): Promise<void> {
     await this.syncFromJournal();
+    // Balances loaded while the tables were still behind the journal must not be used.
+    this.balances.reset();
     const nextOrderIds = await MonotonicIds.after(this.deps.db, 'Order');
     const nextTransferIds = await MonotonicIds.after(this.deps.db, 'LedgerTransfer');
     const nextEngines = new Map<number, OrderBook>();
-    const nextOpen = new Map<bigint, OrderRow & { accountPublicId: string }>();
+    const nextOpen = new OpenOrders();
     const nextBooks = new Map<number, BookLevels>();
     for (const market of this.deps.markets.markets) {
       // Snapshots may have shown changes that were never committed, under numbers above the
@@ -510,6 +536,7 @@ export class TradingEngine {
     this.books = nextBooks;
     // Every group not yet committed was refused: the database holds every retained id.
     this.clientIds.clear();
+    this.clientIdsEpoch += 1;
     // A snapshot taken before the rebuild may show changes that were refused. An empty delta
     // under the jumped sequence tells every subscriber at once that its book is stale (the
     // gap), instead of at the symbol's next change, which in a quiet market may be long.
@@ -700,10 +727,14 @@ export class TradingEngine {
     }
     let load = this.clientIdLoads.get(accountId);
     if (!load) {
-      load = this.readable()
-        .then(() => this.deps.db.clientOrderIdReservation.findMany({ where: { accountId, expiresAt: { gt: this.deps.clock.now() } }, select: { clientOrderId: true, expiresAt: true } }))
+      // No wait for the projection: every reservation of an account whose ids are not in
+      // memory is in the table already (a rebuild catches the table up before it clears
+      // them, and `prune` forgets an account only while the table is caught up).
+      const epoch = this.clientIdsEpoch;
+      load = this.deps.db.clientOrderIdReservation
+        .findMany({ where: { accountId, expiresAt: { gt: this.deps.clock.now() } }, select: { clientOrderId: true, expiresAt: true } })
         .then((rows) => {
-          if (!this.clientIds.has(accountId)) {
+          if (epoch === this.clientIdsEpoch && !this.clientIds.has(accountId)) {
             this.clientIds.set(accountId, { ids: new Map(rows.map((r) => [r.clientOrderId, (r.expiresAt as Date).getTime()])), usedAt: this.deps.clock.now().getTime() });
           }
         })

@@ -87,20 +87,19 @@ export function createLedgerService(deps: LedgerDeps) {
     async listBalances(caller: Caller, input: { subaccountId?: string }) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(db, caller, input.subaccountId);
-      // Let queued jobs commit and their entries reach the table first, so a client never
-      // reads behind its own acknowledged writes.
-      await engine.flushed();
-      await engine.readable();
-      const rows = await db.balance.findMany({ where: { accountId: account.id }, orderBy: [{ ledgerAccount: 'asc' }, { assetId: 'asc' }] });
+      // From the engine's memory, read in sequence: every acknowledged change, no wait for the projection.
+      const rows = await engine.balancesOf(account.id, markets.assets.map((a) => a.unifiedAssetId));
       return {
         accountId: account.publicId,
-        balances: rows.map((r) => ({
-          ledgerAccount: r.ledgerAccount,
-          asset: (markets.asset(r.assetId) as Asset).symbol,
-          assetId: r.assetId,
-          available: decimalToBigInt(r.available),
-          held: decimalToBigInt(r.held),
-        })),
+        balances: rows
+          .filter((r) => r.available !== 0n || r.held !== 0n)
+          .map((r) => ({
+            ledgerAccount: r.ledgerAccount,
+            asset: (markets.asset(r.assetId) as Asset).symbol,
+            assetId: r.assetId,
+            available: r.available,
+            held: r.held,
+          })),
       };
     },
 

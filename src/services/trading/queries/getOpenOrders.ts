@@ -1,7 +1,6 @@
 import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
-import type { Prisma } from '../../../generated/prisma/client.ts';
 import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
 import { attachedRiskView } from '../views.ts';
@@ -14,33 +13,33 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
   const limit = pageLimit(input.limit, 1000);
   const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null, triggerId: input.triggerId ?? null } };
   const cursor = ctx.pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
-  const where: Prisma.OrderWhereInput = {
-    accountId: account.id,
-    isOpen: true,
-    ...(symbolIds.length > 0 ? { symbolId: { in: symbolIds } } : {}),
-    ...(input.side ? { side: input.side } : {}),
-    // Child orders of one of the account's triggers; another account's trigger id matches nothing.
-    ...(input.triggerId ? { originTrigger: { publicId: input.triggerId, accountId: account.id } } : {}),
-    ...(cursor
-      ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] }
-      : {}),
-  };
+  const after = cursor ? { at: new Date(cursor.createdAt).getTime(), id: BigInt(cursor.id) } : undefined;
+  // From the engine's memory: every acknowledged change is there, with no wait for the projection.
+  let rows = (await ctx.engine.openOrdersOf(account.id)).filter(
+    (o) =>
+      (symbolIds.length === 0 || symbolIds.includes(o.symbolId)) &&
+      (!input.side || o.side === input.side) &&
+      (!after || o.createdAt.getTime() < after.at || (o.createdAt.getTime() === after.at && o.id < after.id)),
+  );
   const withRisk = input.includeAttachedRisk === true || input.includeAttachedRiskState === true;
-  await ctx.engine.readable();
-  const rows = await ctx.db.order.findMany({
-    where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-    include: { attachedRiskLegs: withRisk },
-  });
-  const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
+  // Trigger links and attached-risk legs live in the projected tables: read them behind the barrier.
+  if (input.triggerId !== undefined || withRisk) await ctx.engine.readable();
+  if (input.triggerId !== undefined) {
+    // Child orders of one of the account's triggers; another account's trigger id matches nothing.
+    const children = await ctx.db.order.findMany({ where: { accountId: account.id, isOpen: true, originTrigger: { publicId: input.triggerId, accountId: account.id } }, select: { id: true } });
+    const ids = new Set(children.map((c) => c.id));
+    rows = rows.filter((o) => ids.has(o.id));
+  }
+  rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
+  const page = toPage(rows.slice(0, limit + 1), limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
+  const legs = withRisk ? await ctx.db.attachedRiskLeg.findMany({ where: { orderId: { in: page.items.map((o) => o.id) } }, orderBy: { id: 'asc' } }) : [];
   return {
     orders: page.items.map((o) => {
-      const legs = o.attachedRiskLegs ?? [];
+      const mine = legs.filter((l) => l.orderId === o.id);
       return {
         order: o,
         symbol: (ctx.markets.marketById(o.symbolId) as Market).symbol,
-        ...(withRisk && legs.length > 0 ? { attachedRisk: attachedRiskView(o.oco, legs, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
+        ...(mine.length > 0 ? { attachedRisk: attachedRiskView(o.oco, mine, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
       };
     }),
     nextPageToken: page.nextPageToken,
