@@ -10,7 +10,7 @@ import { requirePermission } from './access.ts';
 import type { MarketCatalog } from './markets.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import type { RateLimiter } from './rateLimits.ts';
-import { Publications } from './trading/publications.ts';
+import { Publications } from './publications.ts';
 
 /**
  * Chart layers and drawings (spec 2.6, 4.4, 3 "Chart layer revision"). A layer's

@@ -17,11 +17,7 @@ import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
-import { createLedgerService } from './trading/ledger.ts';
-import { createOrdersService } from './trading/orders.ts';
-import type { TradingEngine } from './trading/engine.ts';
-import { EngineOwnership, type EngineOwner } from './trading/ownership.ts';
-import { ensureSystemAccounts } from './trading/systemAccounts.ts';
+import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
 export interface ServiceDeps {

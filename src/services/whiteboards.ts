@@ -20,7 +20,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission } from './access.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
-import { Publications } from './trading/publications.ts';
+import { Publications } from './publications.ts';
 import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whiteboardScene.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Publications } from '../../src/services/trading/publications.ts';
+import { Publications } from '../../src/services/publications.ts';
 import { TEST_REDIS_URL } from '../helpers/env.ts';
 import { testStore, uniqueName } from '../helpers/infra.ts';
 import { pollUntil } from '../helpers/wait.ts';

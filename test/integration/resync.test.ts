@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.ts';
 import { RESYNC } from '../../src/infra/eventBus.ts';
-import { Publications } from '../../src/services/trading/publications.ts';
+import { Publications } from '../../src/services/publications.ts';
 import { publicStream } from '../../src/transport/graphql/guardedStream.ts';
 
 /**

@@ -18,7 +18,7 @@ import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
 import type { EngineOwner } from './ownership.ts';
 import { isFenceLost } from './persist.ts';
 import { Projector } from './projector.ts';
-import { Publications } from './publications.ts';
+import { Publications } from '../publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
 import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';

@@ -1,4 +1,4 @@
-import { transferView } from '../../../services/trading/views.ts';
+import { transferView } from '../../../services/trading/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';

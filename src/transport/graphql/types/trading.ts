@@ -1,10 +1,21 @@
 import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
-import type { CreateOrderInput as CreateOrderInputShape } from '../../../services/trading/orderInput.ts';
-import type { OrdersService } from '../../../services/trading/orders.ts';
-import type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload } from '../../../services/trading/streams.ts';
-import { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, type OrderLike } from '../../../services/trading/views.ts';
+import {
+  levelView,
+  orderView,
+  publicTradeView,
+  spotConfigView,
+  spotMarketView,
+  tradeView,
+  type BookDeltaPayload,
+  type CreateOrderInput as CreateOrderInputShape,
+  type FillPayload,
+  type OrderEventPayload,
+  type OrderLike,
+  type OrdersService,
+  type PublicTradePayload,
+} from '../../../services/trading/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';

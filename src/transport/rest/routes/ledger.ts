@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Services } from '../../../services/index.ts';
-import { transferView } from '../../../services/trading/views.ts';
+import { transferView } from '../../../services/trading/index.ts';
 import { queryBool, queryInt } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { levelView, orderView as orderJson, publicTradeView, spotConfigView, tradeView as tradeJson } from '../../../services/trading/views.ts';
+import { levelView, orderView as orderJson, publicTradeView, spotConfigView, tradeView as tradeJson } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { int32, nonNegativeInt64, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';

@@ -1,7 +1,7 @@
 import { createPubSub, Repeater } from '@graphql-yoga/subscription';
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
-import { ApiError } from '../../domain/errors.ts';
-import { isResync } from '../../infra/eventBus.ts';
+import { ApiError } from '../domain/errors.ts';
+import { isResync } from '../infra/eventBus.ts';
 
 /**
  * The events committed groups release, sent as one message per topic per group: events

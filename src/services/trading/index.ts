@@ -1,0 +1,13 @@
+/**
+ * What the rest of the service may use of trading: the services built on the engine,
+ * the engine's public interface, and the presenters and input shapes the transports
+ * render and parse. Everything else in this folder is the engine's parts.
+ */
+export { createOrdersService, type OrdersService } from './orders.ts';
+export { createLedgerService } from './ledger.ts';
+export type { TradingEngine } from './engine.ts';
+export { EngineOwnership, type EngineOwner } from './ownership.ts';
+export { ensureSystemAccounts } from './systemAccounts.ts';
+export type { CreateOrderInput } from './orderInput.ts';
+export type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload } from './streams.ts';
+export { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, type OrderLike } from './views.ts';
