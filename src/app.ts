@@ -61,6 +61,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   }));
   const pageTokens = new PageTokens(await pageTokenSecret(config));
   const logger = createLogger(config.logLevel, options.logStream);
+  const metrics = new Metrics({ defaultMetrics: true });
   const services = await createServices({
     database,
     store,
@@ -70,6 +71,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     logger,
     projectionDelayMs: config.projectionDelayMs,
     commitDeadlineMs: config.commitDeadlineMs,
+    onProjectionLag: (seconds) => metrics.projectionLag(seconds),
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
     ...(options.reactToEngineLockLoss !== undefined ? { reactToEngineLockLoss: options.reactToEngineLockLoss } : {}),
   }).catch(async (err: unknown) => {
@@ -77,7 +79,6 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     if (!options.database) await database.close();
     throw err;
   });
-  const metrics = new Metrics({ defaultMetrics: true });
   const graphql = createGraphQL({
     db: database.prisma,
     services,

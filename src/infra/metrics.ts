@@ -5,6 +5,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'operation' | 'method' | 'status'>;
   private readonly latency: Histogram<'operation' | 'method'>;
+  private readonly projection: Histogram;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     this.requests = new Counter({
@@ -20,12 +21,23 @@ export class Metrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [this.registry],
     });
+    this.projection = new Histogram({
+      name: 'trading_projection_lag_seconds',
+      help: 'Time from a trading journal entry being durable (its acknowledgement) to the read tables reflecting it',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [this.registry],
+    });
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
   observe(operation: string, method: string, status: number, seconds: number): void {
     this.requests.inc({ operation, method, status: String(status) });
     this.latency.observe({ operation, method }, seconds);
+  }
+
+  /** One journal entry's projection lag. */
+  projectionLag(seconds: number): void {
+    this.projection.observe(seconds);
   }
 
   async render(): Promise<{ contentType: string; body: string }> {

@@ -40,3 +40,23 @@ describe('reads after an acknowledgement, with the projection stalled', () => {
     expect(await server.database.prisma.order.count()).toBe(0);
   });
 });
+
+describe('projection lag', () => {
+  it('is measured per journal entry, from its acknowledgement to the read tables reflecting it, and exposed at /metrics', async () => {
+    const quick = await startTestApp();
+    try {
+      const metric = async () => {
+        const text = await (await fetch(`${quick.url}/metrics`)).text();
+        return Number(/^trading_projection_lag_seconds_count (\d+)/m.exec(text)?.[1] ?? 'NaN');
+      };
+      const before = await metric();
+      const t = await trader(quick.url, { USDC: '1000' });
+      expect((await placeOrder(quick.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '100' } })).status).toBe(200);
+      await quick.app.services.orders.engine.readable();
+      // The operator credit and the order: two entries at least.
+      expect((await metric()) - before).toBeGreaterThanOrEqual(2);
+    } finally {
+      await quick.close();
+    }
+  });
+});

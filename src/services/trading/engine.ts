@@ -103,6 +103,8 @@ export interface EngineDeps {
   onFenced(err: unknown): void;
   /** How long the projector lets entries gather before applying them (0: at once). */
   projectionDelayMs?: number;
+  /** Told each entry's projection lag, in seconds (metrics). */
+  onProjectionLag?: (seconds: number) => void;
   /** How long an order may wait for its journal append; past it, it is refused (503) and never stored. */
   commitDeadlineMs?: number;
 }
@@ -150,7 +152,7 @@ export class TradingEngine {
     this.balances = new BalanceBook(deps.db);
     this.publications = new Publications(deps.events);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
-    this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0 });
+    this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0, ...(deps.onProjectionLag ? { onLag: deps.onProjectionLag } : {}) });
     this.sequencer = new Sequencer(
       (ws, deadline) => this.commit(ws, deadline),
       (err) => this.recover(err),

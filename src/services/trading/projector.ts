@@ -14,6 +14,8 @@ export interface ProjectorOptions {
   logger: Logger;
   /** How long a batch waits for more entries before it is applied (0: at once). */
   delayMs: number;
+  /** Told, per entry taken by `enqueue`, the seconds from its enqueueing to its being applied. */
+  onLag?: (seconds: number) => void;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ProjectorOptions {
  */
 export class Projector {
   private applied = 0n;
-  private readonly queue: JournalEntry[] = [];
+  private readonly queue: (JournalEntry & { enqueuedAt?: number })[] = [];
   private running: Promise<void> | undefined;
   private readonly waiters: { seq: bigint; resolve(): void }[] = [];
 
@@ -63,7 +65,7 @@ export class Projector {
 
   /** Takes an entry just appended, to be applied shortly. */
   enqueue(entry: JournalEntry): void {
-    this.queue.push(entry);
+    this.queue.push(this.options.onLag ? { ...entry, enqueuedAt: performance.now() } : entry);
     this.running ??= this.drain();
   }
 
@@ -114,6 +116,7 @@ export class Projector {
           }
           attempt = 0;
           this.release();
+          this.reportLag(batch);
         } catch (err) {
           this.options.logger.warn({ err }, 'projecting trading journal entries failed; retrying');
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt++, MAX_RETRY_MS)));
@@ -135,6 +138,12 @@ export class Projector {
     const applied = await projectWriteSet(this.sql, merged, { name: this.options.name, from, to });
     if (applied) this.applied = to;
     else await this.open();
+  }
+
+  private reportLag(batch: (JournalEntry & { enqueuedAt?: number })[]): void {
+    if (!this.options.onLag) return;
+    const now = performance.now();
+    for (const e of batch) if (e.enqueuedAt !== undefined && e.seq <= this.applied) this.options.onLag((now - e.enqueuedAt) / 1000);
   }
 
   private release(): void {
