@@ -79,6 +79,10 @@ interface StageResult {
   /** The generator's own event-loop delay, p99: large means its numbers include its own stalls. */
   loopDelayP99Ms: number;
   cpu: CpuShare;
+  /** CPU of server, PostgreSQL and Redis together per successful request, µs. */
+  cpuPerOkUs: number;
+  /** Projection lag over the stage (acknowledgement to read tables), from the server's /metrics histogram. */
+  lag?: { p50: number; p99: number; count: number };
 }
 
 interface CpuShare {
@@ -159,6 +163,8 @@ async function startChildServer(): Promise<Server> {
       LOG_LEVEL: 'warn',
       // The helpers give each signed-in wallet its own X-Forwarded-For address.
       TRUST_PROXY: 'true',
+      // An A/B knob: how long the projector lets entries gather (the server's default otherwise).
+      ...(process.env.BENCH_PROJECTION_DELAY_MS ? { PROJECTION_DELAY_MS: process.env.BENCH_PROJECTION_DELAY_MS } : {}),
     },
   });
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -373,7 +379,37 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
 
-async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: number, serverPid: number): Promise<StageResult> {
+/** The server's trading_projection_lag_seconds histogram: cumulative counts per upper bound (seconds). */
+async function lagHistogram(url: string): Promise<Map<number, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const buckets = new Map<number, number>();
+  for (const m of text.matchAll(/^trading_projection_lag_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)) buckets.set(m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2]));
+  return buckets;
+}
+
+/** A quantile of the observations between two histogram readings, interpolated within its bucket (ms). */
+function lagBetween(a: Map<number, number>, b: Map<number, number>): { p50: number; p99: number; count: number } {
+  const bounds = [...b.keys()].sort((x, y) => x - y);
+  const cum = bounds.map((le) => (b.get(le) ?? 0) - (a.get(le) ?? 0));
+  const count = cum.at(-1) ?? 0;
+  const q = (p: number) => {
+    const rank = (p / 100) * count;
+    for (let i = 0; i < bounds.length; i++) {
+      if ((cum[i] as number) >= rank) {
+        const lo = i === 0 ? 0 : (bounds[i - 1] as number);
+        const hi = bounds[i] as number;
+        if (!Number.isFinite(hi)) return lo * 1000;
+        const below = i === 0 ? 0 : (cum[i - 1] as number);
+        const inBucket = (cum[i] as number) - below;
+        return (lo + (inBucket > 0 ? ((rank - below) / inBucket) * (hi - lo) : 0)) * 1000;
+      }
+    }
+    return NaN;
+  };
+  return { p50: q(50), p99: q(99), count };
+}
+
+async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: number, serverPid: number, metricsUrl?: string): Promise<StageResult> {
   const latencies: number[] = [];
   const statuses = new Map<string, number>();
   const count = (k: string) => statuses.set(k, (statuses.get(k) ?? 0) + 1);
@@ -385,6 +421,7 @@ async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: n
   let sent = 0;
   let lastDone = 0;
   let ok = 0;
+  const lagBefore = metricsUrl ? await lagHistogram(metricsUrl) : undefined;
   const before = await cpuSnapshot(serverPid);
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
@@ -447,6 +484,10 @@ async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: n
   }
   loop.disable();
   const after = await cpuSnapshot(serverPid);
+  // Entries of the stage still being projected when it ends belong to it.
+  if (metricsUrl) await new Promise((r) => setTimeout(r, 200));
+  const lag = metricsUrl && lagBefore ? lagBetween(lagBefore, await lagHistogram(metricsUrl)) : undefined;
+  const cpu = cpuShare(before, after);
   latencies.sort((a, b) => a - b);
   const span = (lastDone - start) / 1000;
   return {
@@ -462,7 +503,9 @@ async function openLoop(pool: Pool, label: string, requests: Prepared[], rate: n
     max: latencies.at(-1) ?? NaN,
     maxSendLagMs,
     loopDelayP99Ms: loop.percentile(99) / 1e6,
-    cpu: cpuShare(before, after),
+    cpu,
+    cpuPerOkUs: ok > 0 ? ((cpu.server + cpu.postgres + cpu.redis) * ((after.at - before.at) / 1000) * 1e6) / ok : NaN,
+    ...(lag ? { lag } : {}),
   };
 }
 
@@ -503,7 +546,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 function row(r: StageResult): string {
   const errors = [...r.statuses.entries()].filter(([k]) => k !== '200').map(([k, v]) => `${v} × ${k}`).join(', ') || '0';
-  return `| ${r.label} | ${r.offered.toLocaleString('en-US')} | ${r.sent.toLocaleString('en-US')} | ${Math.round(r.achieved).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.maxSendLagMs)} / ${ms(r.loopDelayP99Ms)} | ${errors} | ${pct(r.cpu.server)} / ${IN_PROCESS ? '(same)' : pct(r.cpu.generator)} / ${pct(r.cpu.postgres)} / ${pct(r.cpu.redis)} |`;
+  return `| ${r.label} | ${r.offered.toLocaleString('en-US')} | ${r.sent.toLocaleString('en-US')} | ${Math.round(r.achieved).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.maxSendLagMs)} / ${ms(r.loopDelayP99Ms)} | ${errors} | ${pct(r.cpu.server)} / ${IN_PROCESS ? '(same)' : pct(r.cpu.generator)} / ${pct(r.cpu.postgres)} / ${pct(r.cpu.redis)} | ${Math.round(r.cpuPerOkUs).toLocaleString('en-US')} | ${r.lag ? `${ms(r.lag.p50)} / ${ms(r.lag.p99)}` : ''} |`;
 }
 
 export async function run(): Promise<string> {
@@ -529,7 +572,7 @@ export async function run(): Promise<string> {
       results.push(await openLoop(pool, 'GET /healthz', healthRequests(n), rate, server.pid));
       await new Promise((r) => setTimeout(r, 250));
       const orders = orderRequests(buyer, seller, n, rate, `s${i}`, 100 + i);
-      results.push(await openLoop(pool, 'POST /v1/orders', orders, rate, server.pid));
+      results.push(await openLoop(pool, 'POST /v1/orders', orders, rate, server.pid, server.url));
       canceled.push((await cancelAll(server.url, buyer)) + (await cancelAll(server.url, seller)));
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -560,8 +603,11 @@ export async function run(): Promise<string> {
     '- latency: from the scheduled send time to the end of the response (open loop, no coordinated omission), successful responses only; achieved = successful responses per second',
     '- CPU: share of one core during the stage (200% = both cores), from /proc; postgres and redis count every such process on the machine',
     '',
-    '| case | offered req/s | sent | achieved ok/s | p50 ms | p90 ms | p99 ms | max ms | generator: max send lag / loop delay p99, ms | errors | CPU server / generator / postgres / redis |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '- CPU µs/ok: CPU of server, PostgreSQL and Redis together per successful request (the generator excluded)',
+    '- projection lag: from a journal entry\'s acknowledgement to the read tables reflecting it, p50 / p99 ms, from the server\'s `trading_projection_lag_seconds` histogram (interpolated within its buckets: 0.5, 1, 2, 5, 10, 20, 50 ms ...)',
+    '',
+    '| case | offered req/s | sent | achieved ok/s | p50 ms | p90 ms | p99 ms | max ms | generator: max send lag / loop delay p99, ms | errors | CPU server / generator / postgres / redis | CPU µs/ok | projection lag p50 / p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|',
     ...results.map(row),
     '',
     `Highest offered rate answered in full (every request 200, none shed): ${sustained('POST /v1/orders')}; GET /healthz: ${sustained('GET /healthz')}.`,
