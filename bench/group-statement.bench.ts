@@ -21,7 +21,7 @@ function group(): WriteSet {
       inheritedCumQty: 0n, cumNotionalQ9: 0n, inheritedNotionalQ9: 0n, feeAsset: 'QUOTE', postOnly: false, stpMode: 'EXPIRE_MAKER',
       expireAt: null, expireAtTsNs: null, createdAt: now, acceptedAtTsNs: nowNs, terminalAt: null, lineageId: `Lin${i}`, generation: 0,
       replacesOrderId: null, marketClientRefPrice: null, marketMaxSlippageBps: null, marketMaxSlippageTicks: null, submittedMaxQuoteDebit: null,
-      version: 1, heldE18: 30_045_000_000_000_000_000n, prioritySeq: BigInt(i), oco: false,
+      version: 1, heldE18: 30_045_000_000_000_000_000n, prioritySeq: BigInt(i), oco: false, originScope: 'DIRECT', originTriggerId: null, originTriggerType: null, childSeq: 0,
     };
     ws.newOrders.set(id, order);
     ws.clientOrderIds.push({ accountId: 17n, clientOrderId: `bench-${i}`, orderId: id, createdAt: now, expiresAt: now });

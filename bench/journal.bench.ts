@@ -38,7 +38,7 @@ function group(orders: number): WriteSet {
       inheritedCumQty: 0n, cumNotionalQ9: 0n, inheritedNotionalQ9: 0n, feeAsset: 'QUOTE', postOnly: false, stpMode: 'EXPIRE_MAKER',
       expireAt: null, expireAtTsNs: null, createdAt: now, acceptedAtTsNs: nowNs, terminalAt: null, lineageId: `Lin${id}`, generation: 1,
       replacesOrderId: null, marketClientRefPrice: null, marketMaxSlippageBps: null, marketMaxSlippageTicks: null, submittedMaxQuoteDebit: null,
-      version: 1, heldE18: 30_045_000_000_000_000_000n, prioritySeq: id, oco: false,
+      version: 1, heldE18: 30_045_000_000_000_000_000n, prioritySeq: id, oco: false, originScope: 'DIRECT', originTriggerId: null, originTriggerType: null, childSeq: 0,
     };
     ws.newOrders.set(id, order);
     ws.order(order);

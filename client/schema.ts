@@ -541,6 +541,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's triggers, newest first (spec 4.6) */
+        get: operations["listTriggers"];
+        put?: never;
+        /** Create a standalone trigger: a stop-loss or take-profit, funded and armed on acceptance (spec 4.6) */
+        post: operations["createTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a live trigger by triggerId or clientTriggerId; its hold is released */
+        post: operations["cancelTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/{triggerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One trigger (spec 4.6) */
+        get: operations["getTrigger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/{triggerId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A trigger's append-only events, newest first (spec 4.6) */
+        get: operations["listTriggerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balances": {
         parameters: {
             query?: never;
@@ -2898,6 +2967,234 @@ export interface operations {
             };
             400: components["responses"]["InvalidArgument"];
             401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTriggers: {
+        parameters: {
+            query?: {
+                limit?: string;
+                pageToken?: string;
+                parentOrderId?: string;
+                status?: string | string[];
+                subaccountId?: string;
+                symbol?: string;
+                symbolId?: string;
+                triggerType?: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    subaccountId?: string;
+                    trigger: {
+                        symbol: string;
+                        qty: string;
+                        /** @enum {string} */
+                        feeAsset?: "QUOTE" | "BASE";
+                        /** @enum {string} */
+                        selfTradePreventionMode?: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                        clientTriggerId?: string;
+                        stopLoss?: {
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            triggerPrice: string;
+                            child: {
+                                marketIoc?: {
+                                    maxSlippageTicks?: number;
+                                    maxSlippageBps?: number;
+                                };
+                                limit?: {
+                                    price: string;
+                                    postOnly?: boolean;
+                                };
+                            };
+                        };
+                        takeProfit?: {
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            triggerPrice: string;
+                            child: {
+                                marketIoc?: {
+                                    maxSlippageTicks?: number;
+                                    maxSlippageBps?: number;
+                                };
+                                limit?: {
+                                    price: string;
+                                    postOnly?: boolean;
+                                };
+                            };
+                        };
+                        trailingStop?: {
+                            [key: string]: unknown;
+                        };
+                        twap?: {
+                            [key: string]: unknown;
+                        };
+                        ladder?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    triggerId?: string;
+                    clientTriggerId?: string;
+                    subaccountId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTrigger: {
+        parameters: {
+            query?: {
+                subaccountId?: string;
+            };
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTriggerEvents: {
+        parameters: {
+            query?: {
+                eventType?: string;
+                limit?: string;
+                pageToken?: string;
+                subaccountId?: string;
+            };
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimitExceeded"];
             503: components["responses"]["Unavailable"];

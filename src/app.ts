@@ -168,6 +168,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
         // Recovery would apply the rest from the journal; a clean stop leaves nothing to replay.
         await services.orders.engine.readable().catch(() => undefined);
         await flushLastUsed();
+        await services.releaseEngineLock();
         if (!options.store) await store.close();
         if (!options.database) await database.close();
       })();

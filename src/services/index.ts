@@ -85,6 +85,8 @@ export async function createServices(deps: ServiceDeps) {
     systemAccounts,
   });
   return {
+    /** Gives up the trading-engine lock: the last step of a clean stop. */
+    releaseEngineLock: () => ownership.release(),
     markets,
     orders,
     ledger,

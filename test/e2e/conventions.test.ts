@@ -219,6 +219,6 @@ describe('health', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok', tradingEngine: 'ok' } });
   });
 });

@@ -69,7 +69,7 @@ describe('the service as a process, on its embedded defaults', () => {
     expect((await waitFor(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok', tradingEngine: 'ok' } });
     const firstExit = exited(first);
     first.kill('SIGTERM');
     expect(await firstExit).toBe(0);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../../src/services/trading/journal.ts';
-import { switchKey, WriteSet, type LegRow, type OrderVersion, type SwitchRow, type TradeRow } from '../../src/services/trading/writeSet.ts';
+import { switchKey, WriteSet, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
 
 /**
  * A journal entry must give back exactly the write set that was acknowledged: the
@@ -24,7 +24,22 @@ const version: fc.Arbitrary<OrderVersion> = fc.record({
   acceptedAtTsNs: int64, terminalAt: maybe(date), lineageId: text, generation: fc.integer({ min: 1, max: 1e6 }), replacesOrderId: maybe(id),
   marketClientRefPrice: maybe(int64), marketMaxSlippageBps: maybe(fc.integer({ min: 0, max: 10_000 })), marketMaxSlippageTicks: maybe(fc.integer({ min: 0, max: 1e6 })),
   submittedMaxQuoteDebit: maybe(int64), version: fc.integer({ min: 0, max: 1e6 }), heldE18: e18, prioritySeq: int64, oco: fc.boolean(),
+  originScope: fc.constantFrom('DIRECT', 'TRIGGER'), originTriggerId: maybe(id), originTriggerType: maybe(fc.constantFrom('STOP_LOSS', 'TAKE_PROFIT')), childSeq: fc.integer({ min: 0, max: 1e6 }),
 }) as fc.Arbitrary<OrderVersion>;
+
+const trigger: fc.Arbitrary<TriggerRow> = fc.record({
+  id, publicId: text, accountId: id, clientTriggerId: maybe(text), symbolId: fc.integer({ min: 1, max: 1000 }), triggerType: fc.constantFrom('STOP_LOSS', 'TAKE_PROFIT'),
+  status: fc.constantFrom('ARMED', 'COMPLETED', 'CANCELED', 'FAILED'), side: fc.constantFrom('BUY', 'SELL'), qty: int64, feeAsset: fc.constantFrom('BASE', 'QUOTE'),
+  stpMode: fc.constantFrom('EXPIRE_MAKER', 'NONE'), cancelReason: maybe(fc.constantFrom('USER_REQUEST')), failureReason: maybe(fc.constantFrom('CHILD_REJECTED')),
+  triggerDirection: fc.constantFrom('ABOVE', 'BELOW'), triggerPrice: int64, childKind: fc.constantFrom('MARKET_IOC', 'LIMIT'), childLimitPrice: maybe(int64), childPostOnly: fc.boolean(),
+  maxSlippageTicks: maybe(fc.integer({ min: 1, max: 1e6 })), maxSlippageBps: maybe(fc.integer({ min: 1, max: 10_000 })), cumFilledQty: int64, lastChildSeq: fc.integer({ min: 0, max: 1e6 }),
+  firePx: maybe(int64), version: fc.integer({ min: 1, max: 1e6 }), heldE18: e18, acceptedAtTsNs: int64, createdAt: date, updatedAt: date, armedAt: maybe(date), completedAt: maybe(date), terminalAt: maybe(date),
+}) as fc.Arbitrary<TriggerRow>;
+
+const triggerEvent: fc.Arbitrary<TriggerEventRow> = fc.record({
+  triggerId: id, eventType: fc.constantFrom('CREATED', 'FIRED', 'COMPLETED'), triggerType: fc.constantFrom('STOP_LOSS', 'TAKE_PROFIT'), accountId: id, symbolId: fc.integer({ min: 1, max: 1000 }),
+  childOrderId: maybe(id), childSeq: fc.integer({ min: 0, max: 1e6 }), firePx: maybe(int64), cancelReason: maybe(fc.constantFrom('USER_REQUEST')), failureReason: maybe(fc.constantFrom('NO_LIQUIDITY')), tsNs: int64,
+}) as fc.Arbitrary<TriggerEventRow>;
 
 const trade: fc.Arbitrary<TradeRow> = fc.record({
   symbolId: fc.integer({ min: 1, max: 1000 }), matchId: id, orderId: id, accountId: id, lineageId: text, generation: fc.integer({ min: 1, max: 1e6 }),
@@ -53,6 +68,8 @@ const writeSet = fc
     sequences: fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), int64, int64, int64), { maxLength: 3 }),
     reservations: fc.array(fc.record({ accountId: id, clientOrderId: text, orderId: id, createdAt: date, expiresAt: date }), { maxLength: 3 }),
     switches: fc.array(deadManSwitch, { maxLength: 3 }),
+    triggers: fc.array(trigger, { maxLength: 3 }),
+    triggerEvents: fc.array(triggerEvent, { maxLength: 3 }),
   })
   .map((g) => {
     const ws = new WriteSet();
@@ -63,6 +80,8 @@ const writeSet = fc
     for (const [symbolId, lastMatchId, lastPrioritySeq, lastBookSeq] of g.sequences) ws.sequences.set(symbolId, { lastMatchId, lastPrioritySeq, lastBookSeq });
     for (const r of g.reservations) ws.clientOrderIds.push(r);
     for (const sw of g.switches) ws.switch(sw);
+    for (const t of g.triggers) ws.trigger(t);
+    for (const e of g.triggerEvents) ws.triggerEvents.push(e);
     return ws;
   });
 
@@ -80,6 +99,8 @@ describe('the trading journal codec', () => {
         expect([...back.sequences]).toEqual([...ws.sequences]);
         expect(back.clientOrderIds).toEqual(ws.clientOrderIds);
         expect([...back.switches]).toEqual([...ws.switches]);
+        expect([...back.triggers]).toEqual([...ws.triggers]);
+        expect(back.triggerEvents).toEqual(ws.triggerEvents);
         // Encoding is deterministic: a decoded entry encodes to the same text.
         expect(encodeEntry(back)).toBe(encodeEntry(ws));
       }),

@@ -13,15 +13,17 @@ import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { OpenOrders } from './openOrders.ts';
+import { TriggerBook, crosses } from '../../domain/triggers/index.ts';
+import { formatScaled } from '../../domain/money.ts';
 import { Journal } from './journal.ts';
-import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
+import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
 import type { EngineOwner } from './ownership.ts';
 import { isFenceLost } from './persist.ts';
 import { Projector } from './projector.ts';
 import { Publications } from '../publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
-import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
+import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
@@ -50,14 +52,19 @@ const CANCEL_REASONS: Record<string, CloseInfo> = {
   PRICE_PROTECTION: { status: 'CANCELED', reason: 'SLIPPAGE_LIMIT' },
 };
 
+/** Whose order it is: all a placement needs of the account. */
+type Owner = Pick<AccountRef, 'id' | 'publicId'>;
+
 interface PlaceContext {
-  account: AccountRef;
+  account: Owner;
   market: Market;
   v: ValidatedOrder;
   input: { order: CreateOrderInput['order'] };
   now: Date;
   nowNs: bigint;
   lineage?: { lineageId: string; generation: number; inheritedCumQty: bigint; inheritedNotionalQ9: bigint; replacesOrderId: bigint };
+  /** Set for a trigger's child order. */
+  origin?: { triggerId: bigint; triggerType: TriggerRow['triggerType']; childSeq: number };
 }
 
 /** What `checkPlace` found an order may do: what `placeInJob` then applies. */
@@ -131,6 +138,15 @@ export class TradingEngine {
   /** Open orders, by internal id: the engine knows the book, this the rest of the row. */
   private open = new OpenOrders();
   private readonly vipTiers = new Map<bigint, { tier: number; at: number }>();
+  /** Triggers not yet terminal, by id, with their owner (spec 2.8). */
+  private triggers = new Map<bigint, { row: TriggerRow; owner: Owner }>();
+  /** Per symbol, the armed price triggers, sorted by how soon a move reaches them. */
+  private triggerBooks = new Map<number, TriggerBook>();
+  /** Per symbol, the price of its last trade: what price triggers watch (LAST_PRICE). */
+  private lastPrice = new Map<number, bigint>();
+  /** Symbols that traded in the job now running: their triggers are checked after it. */
+  private readonly priceMoved = new Set<number>();
+  private triggerIds!: MonotonicIds;
   /** Armed dead-man switches, by switchKey: they fire inside a job, so a heartbeat is ordered before or after a firing. */
   private armedSwitches = new Map<string, SwitchRow>();
   /**
@@ -157,6 +173,8 @@ export class TradingEngine {
       (ws, deadline) => this.commit(ws, deadline),
       (err) => this.recover(err),
       deps.commitDeadlineMs ?? Number.POSITIVE_INFINITY,
+      // Triggers fire inside the job whose trade crossed them: the same journal entry.
+      (ws) => this.fireCrossedTriggers(ws),
     );
   }
 
@@ -527,6 +545,7 @@ export class TradingEngine {
         sequence: seq.lastBookSeq,
       });
     }
+    await this.loadTriggers();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.armedSwitches = new Map(
       armed.map((sw) => [switchKey(sw), { accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs }]),
@@ -576,6 +595,8 @@ export class TradingEngine {
       switch (e.type) {
         case 'trade': {
           this.settle(ws, market, e, nowNs, now);
+          this.lastPrice.set(market.symbolId, e.price);
+          this.priceMoved.add(market.symbolId);
           touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
           level(e.takerSide === 'BUY' ? 'SELL' : 'BUY', e.price, -e.qty);
           const trade: PublicTradePayload = { symbol: market.symbol, matchId: e.matchId, price: e.price, qty: e.qty, takerSide: e.takerSide, executedAt: now };
@@ -762,7 +783,7 @@ export class TradingEngine {
   }
 
   /** What a new order reserves, and from which balance; the notional cap for BUY debit limits. */
-  private reservationFor(market: Market, account: AccountRef, v: ValidatedOrder, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
+  private reservationFor(market: Market, account: Owner, v: ValidatedOrder, order: CreateOrderInput['order'], working: bigint, protection?: bigint) {
     const r = reserve(market, { side: order.side, qty: working, limit: protection ?? v.price, feeAsset: v.feeAsset, maxQuoteDebit: v.maxQuoteDebit });
     return { ref: this.tradingRef(account.id, r.asset === 'QUOTE' ? market.quote.unifiedAssetId : market.base.unifiedAssetId), hold: r.hold, cap: r.cap };
   }
@@ -868,6 +889,10 @@ export class TradingEngine {
       version: 0,
       heldE18: hold,
       prioritySeq: 0n,
+      originScope: ctx.origin ? 'TRIGGER' : 'DIRECT',
+      originTriggerId: ctx.origin?.triggerId ?? null,
+      originTriggerType: ctx.origin?.triggerType ?? null,
+      childSeq: ctx.origin?.childSeq ?? 0,
       oco: v.oco,
     };
     this.open.set(id, row);
@@ -981,4 +1006,245 @@ export class TradingEngine {
     }
     return count;
   }
+
+  // ---- Triggers (spec 2.8, 4.6) ------------------------------------------------------------
+
+  /**
+   * Accepts a stop-loss or take-profit: refused if a trade at the last price would fire it
+   * at once, funded from acceptance (its child's reservation is held until it fires or
+   * ends), armed at once. A repeated clientTriggerId with the same trigger answers the
+   * existing one; with another, 409.
+   */
+  async createTrigger(owner: Owner, market: Market, spec: TriggerSpec): Promise<{ row: TriggerRow; existing: boolean }> {
+    const refs = this.refsFor([owner.id], market);
+    return this.sequencer.submitAfter(
+      () => Promise.all([this.balances.load(refs), this.loadTiers([owner.id])]),
+      (ws) => {
+        const { now, nowNs } = this.jobTime();
+        if (spec.clientTriggerId !== null) {
+          const same = [...this.triggers.values()].find((t) => t.row.accountId === owner.id && t.row.clientTriggerId === spec.clientTriggerId);
+          if (same) return { row: { ...checkSameTrigger(same.row, spec) }, existing: true };
+        }
+        const last = this.lastPrice.get(market.symbolId);
+        if (last !== undefined && crosses(spec.triggerDirection, spec.triggerPrice, last)) {
+          throw new ApiError('invalid-argument', `the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
+            code: 'TRIGGER_WOULD_FIRE_IMMEDIATELY',
+            violations: [{ fieldPath: `trigger.${spec.block}.triggerPrice`, message: 'the last price is already at or through it', ruleId: 'would-fire-immediately' }],
+          });
+        }
+        const { ref, hold } = this.triggerReservation(owner, market, spec.row);
+        if (!this.balances.hold(ws, ref, hold)) throw insufficientBalance('trigger.qty');
+        const row: TriggerRow = {
+          ...spec.row,
+          id: this.triggerIds.take(),
+          publicId: newPublicId(),
+          accountId: owner.id,
+          status: 'ARMED',
+          cancelReason: null,
+          failureReason: null,
+          cumFilledQty: 0n,
+          lastChildSeq: 0,
+          firePx: null,
+          version: 1,
+          heldE18: hold,
+          acceptedAtTsNs: nowNs,
+          createdAt: now,
+          updatedAt: now,
+          armedAt: now,
+          completedAt: null,
+          terminalAt: null,
+        };
+        this.triggers.set(row.id, { row, owner });
+        this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+        ws.trigger(row);
+        this.triggerEvent(ws, row, 'CREATED', nowNs);
+        this.triggerEvent(ws, row, 'ARMED', nowNs);
+        return { row: { ...row }, existing: false };
+      },
+    );
+  }
+
+  /** Cancels a live trigger of the account (its hold released); 404 when it is not live. */
+  cancelTrigger(accountId: bigint, find: { id?: bigint; clientTriggerId?: string }): Promise<TriggerRow> {
+    return this.sequencer.submit((ws) => {
+      const live = [...this.triggers.values()].find(
+        (t) => t.row.accountId === accountId && (find.id !== undefined ? t.row.id === find.id : t.row.clientTriggerId === find.clientTriggerId),
+      );
+      if (!live) throw new ApiError('not-found', 'no live trigger with that id', { code: 'TRIGGER_NOT_FOUND' });
+      const { now, nowNs } = this.jobTime();
+      const row = live.row;
+      this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      this.releaseTriggerHold(ws, row, live.owner);
+      this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'USER_REQUEST' }, now, nowNs);
+      return { ...row };
+    });
+  }
+
+  private bookOf(symbolId: number): TriggerBook {
+    let book = this.triggerBooks.get(symbolId);
+    if (!book) this.triggerBooks.set(symbolId, (book = new TriggerBook()));
+    return book;
+  }
+
+  /** What a trigger holds: its child's reservation at the price the child is bounded by. */
+  private triggerReservation(owner: Owner, market: Market, t: Pick<TriggerRow, 'side' | 'qty' | 'feeAsset' | 'childKind' | 'childLimitPrice' | 'triggerPrice' | 'maxSlippageBps' | 'maxSlippageTicks'>) {
+    const limit = t.childKind === 'LIMIT' ? (t.childLimitPrice as bigint) : childProtection(t, market.tickSize);
+    return this.reservationFor(market, owner, { price: limit, feeAsset: t.feeAsset, maxQuoteDebit: undefined } as ValidatedOrder, { side: t.side } as CreateOrderInput['order'], t.qty);
+  }
+
+  private releaseTriggerHold(ws: WriteSet, row: TriggerRow, owner: Owner): void {
+    if (row.heldE18 === 0n) return;
+    const market = this.deps.markets.marketById(row.symbolId) as Market;
+    const asset = row.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId;
+    this.balances.release(ws, this.tradingRef(owner.id, asset), row.heldE18);
+    row.heldE18 = 0n;
+  }
+
+  private triggerEvent(ws: WriteSet, row: TriggerRow, eventType: TriggerEventRow['eventType'], tsNs: bigint, extra: Partial<TriggerEventRow> = {}): void {
+    ws.triggerEvents.push({
+      triggerId: row.id,
+      eventType,
+      triggerType: row.triggerType,
+      accountId: row.accountId,
+      symbolId: row.symbolId,
+      childOrderId: null,
+      childSeq: 0,
+      firePx: null,
+      cancelReason: null,
+      failureReason: null,
+      tsNs,
+      ...extra,
+    });
+  }
+
+  /** Ends a trigger: it leaves memory, its row and event record why. */
+  private endTrigger(ws: WriteSet, row: TriggerRow, end: Pick<TriggerRow, 'status'> & Partial<Pick<TriggerRow, 'cancelReason' | 'failureReason'>>, now: Date, nowNs: bigint): void {
+    Object.assign(row, end, { updatedAt: now, terminalAt: now, version: row.version + 1, ...(end.status === 'COMPLETED' ? { completedAt: now } : {}) });
+    this.triggers.delete(row.id);
+    ws.trigger(row);
+    const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : 'FAILED';
+    this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
+  }
+
+  /**
+   * After every job: the triggers the job's trades crossed fire, in the same journal entry
+   * as those trades. A child's own trades may cross more; bounded, so a cascade ends.
+   */
+  private fireCrossedTriggers(ws: WriteSet): void {
+    for (let round = 0; this.priceMoved.size > 0 && round < 16; round++) {
+      const symbols = [...this.priceMoved];
+      this.priceMoved.clear();
+      for (const symbolId of symbols) {
+        const price = this.lastPrice.get(symbolId) as bigint;
+        const book = this.triggerBooks.get(symbolId);
+        if (!book || book.size === 0) continue;
+        for (const armed of book.takeCrossed(price)) this.fireTrigger(ws, armed.id, price);
+      }
+    }
+    this.priceMoved.clear();
+  }
+
+  /** Fires one trigger: its hold gives way to its child's reservation, and the child is placed once. */
+  private fireTrigger(ws: WriteSet, id: bigint, price: bigint): void {
+    const live = this.triggers.get(id);
+    if (!live) return;
+    const { row, owner } = live;
+    const market = this.deps.markets.marketById(row.symbolId) as Market;
+    const { now, nowNs } = this.jobTime();
+    this.releaseTriggerHold(ws, row, owner);
+    const childSeq = row.lastChildSeq + 1;
+    Object.assign(row, { status: 'TRIGGERED', firePx: price, lastChildSeq: childSeq, updatedAt: now, version: row.version + 1 });
+    const order = childOrderOf(row, market);
+    try {
+      const v = validateNewOrder({ order }, market, nowNs);
+      const placed = this.placeInJob(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
+      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childOrderId: child.id, childSeq });
+      this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childSeq });
+      row.cumFilledQty = child.cumQty;
+      this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+    } catch (err) {
+      // A refusal changed nothing: the trigger fails, and says why.
+      if (!(err instanceof ApiError)) throw err;
+      this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childSeq });
+      this.triggerEvent(ws, row, 'CHILD_REJECTED', nowNs, { childSeq });
+      this.endTrigger(ws, row, { status: 'FAILED', failureReason: failureOf(err) }, now, nowNs);
+    }
+  }
+
+  /** Live triggers, their owners' balances and tiers, and each symbol's last price, from the tables. */
+  private async loadTriggers(): Promise<void> {
+    this.triggerIds = await MonotonicIds.after(this.deps.db, 'Trigger');
+    const rows = await this.deps.db.trigger.findMany({
+      where: { status: { in: ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING'] } },
+      orderBy: { id: 'asc' },
+      include: { account: { select: { publicId: true } } },
+    });
+    const last = await this.deps.sql.query<{ symbolId: number; price: string }>(
+      `SELECT DISTINCT ON ("symbolId") "symbolId", price::text AS price FROM "Trade" ORDER BY "symbolId", "matchId" DESC`,
+    );
+    const triggers = new Map<bigint, { row: TriggerRow; owner: Owner }>();
+    const books = new Map<number, TriggerBook>();
+    for (const r of rows) {
+      const { account, params: _params, state: _state, parentOrderId: _parent, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
+      const row = { ...rest, heldE18: BigInt(r.heldE18.toFixed(0)) } as TriggerRow;
+      triggers.set(row.id, { row, owner: { id: row.accountId, publicId: account.publicId } });
+      let book = books.get(row.symbolId);
+      if (!book) books.set(row.symbolId, (book = new TriggerBook()));
+      if (row.status === 'ARMED') book.add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+    }
+    // A trigger may fire inside any job: its owner's balances and tier must be in memory.
+    for (const { row, owner } of triggers.values()) await this.balances.load(this.refsFor([owner.id], this.deps.markets.marketById(row.symbolId) as Market));
+    await this.loadTiers([...new Set([...triggers.values()].map((t) => t.owner.id))]);
+    this.triggers = triggers;
+    this.triggerBooks = books;
+    this.lastPrice = new Map(last.map((l) => [l.symbolId, BigInt(l.price)]));
+    this.priceMoved.clear();
+  }
+}
+
+/** A standalone stop-loss or take-profit as the command validated it. */
+export interface TriggerSpec {
+  block: 'stopLoss' | 'takeProfit';
+  clientTriggerId: string | null;
+  triggerDirection: TriggerRow['triggerDirection'];
+  triggerPrice: bigint;
+  row: Pick<
+    TriggerRow,
+    'clientTriggerId' | 'symbolId' | 'triggerType' | 'side' | 'qty' | 'feeAsset' | 'stpMode' | 'triggerDirection' | 'triggerPrice' | 'childKind' | 'childLimitPrice' | 'childPostOnly' | 'maxSlippageTicks' | 'maxSlippageBps'
+  >;
+}
+
+/** The default protection of a market child given none (recorded in docs/api-decisions.md). */
+export const DEFAULT_CHILD_SLIPPAGE_BPS = 500;
+
+/** The price a market child may trade to: the trigger price moved by its slippage allowance, against the child. */
+function childProtection(t: Pick<TriggerRow, 'side' | 'triggerPrice' | 'maxSlippageBps' | 'maxSlippageTicks'>, tickSize: bigint): bigint {
+  const delta = t.maxSlippageTicks !== null ? BigInt(t.maxSlippageTicks) * tickSize : (t.triggerPrice * BigInt(t.maxSlippageBps ?? DEFAULT_CHILD_SLIPPAGE_BPS)) / 10_000n;
+  const p = t.side === 'BUY' ? t.triggerPrice + delta : t.triggerPrice - delta;
+  return p > 0n ? p : 1n;
+}
+
+/** The child order a fired trigger places: a market IOC referenced to the trigger price, or a limit GTC. */
+function childOrderOf(t: TriggerRow, market: Market): CreateOrderInput['order'] {
+  const base = { symbol: market.symbol, side: t.side, baseQty: formatScaled(t.qty, market.baseQuantityScale), feeAsset: t.feeAsset, selfTradePreventionMode: t.stpMode } as const;
+  if (t.childKind === 'LIMIT') return { ...base, limitGtc: { price: formatScaled(t.childLimitPrice as bigint, 9), postOnly: t.childPostOnly } };
+  const slippage = t.maxSlippageTicks !== null ? { maxSlippageTicks: t.maxSlippageTicks } : { maxSlippageBps: t.maxSlippageBps ?? DEFAULT_CHILD_SLIPPAGE_BPS };
+  return { ...base, marketIoc: { clientRefPrice: formatScaled(t.triggerPrice, 9), ...slippage } };
+}
+
+/** Why a child was refused, as a trigger failure reason. */
+function failureOf(err: ApiError): TriggerRow['failureReason'] {
+  if (err.code === 'INSUFFICIENT_BALANCE') return 'INSUFFICIENT_BALANCE';
+  if (/NOTIONAL/.test(err.code ?? '')) return 'MIN_NOTIONAL';
+  return 'CHILD_REJECTED';
+}
+
+/** A repeated clientTriggerId must name the same trigger (409 otherwise). */
+export function checkSameTrigger<T extends TriggerSpec['row']>(existing: T, spec: TriggerSpec): T {
+  const keys = Object.keys(spec.row) as (keyof TriggerSpec['row'])[];
+  if (keys.some((k) => existing[k] !== spec.row[k])) {
+    throw new ApiError('conflict', 'clientTriggerId is already used by a different trigger', { code: 'CONFLICT_CLIENT_TRIGGER_ID_REUSED' });
+  }
+  return existing;
 }

@@ -11,7 +11,7 @@ import type { Db } from '../../infra/database.ts';
 export class MonotonicIds {
   private constructor(private last: bigint) {}
 
-  static async after(db: Db, table: 'Order' | 'LedgerTransfer'): Promise<MonotonicIds> {
+  static async after(db: Db, table: 'Order' | 'LedgerTransfer' | 'Trigger'): Promise<MonotonicIds> {
     const rows = await db.$queryRawUnsafe<{ max: bigint | null }[]>(`SELECT max(id) AS max FROM "${table}"`);
     return new MonotonicIds(BigInt(rows[0]?.max ?? 0n));
   }

@@ -10,4 +10,5 @@ export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
 export type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload } from './streams.ts';
-export { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, type OrderLike } from './views.ts';
+export { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, triggerEventView, triggerView, type OrderLike } from './views.ts';
+export type { CreateTriggerInput } from './triggerInput.ts';

@@ -8,6 +8,8 @@ import {
   SEQUENCE_COLUMNS,
   SWITCH_COLUMNS,
   TRADE_COLUMNS,
+  TRIGGER_COLUMNS,
+  TRIGGER_EVENT_COLUMNS,
   TRANSFER_COLUMNS,
   type Columns,
   type EngineFence,
@@ -67,6 +69,9 @@ interface EntryWire {
   c: Wire[][];
   /** Dead-man switch changes; absent in entries written before they were journaled. */
   d?: Wire[][];
+  /** Triggers created or changed, and their events; absent in entries written before triggers. */
+  g?: Wire[][];
+  e?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -80,6 +85,8 @@ export function encodeEntry(ws: WriteSet): string {
     s: [...ws.sequences].map(([symbolId, s]) => encodeRow(SEQUENCE_COLUMNS, { symbolId, ...s })),
     c: ws.clientOrderIds.map((c) => encodeRow(RESERVATION_COLUMNS, c)),
     ...(ws.switches.size > 0 ? { d: [...ws.switches.values()].map((sw) => encodeRow(SWITCH_COLUMNS, sw)) } : {}),
+    ...(ws.triggers.size > 0 ? { g: [...ws.triggers.values()].map((t) => encodeRow(TRIGGER_COLUMNS, t)) } : {}),
+    ...(ws.triggerEvents.length > 0 ? { e: ws.triggerEvents.map((e) => encodeRow(TRIGGER_EVENT_COLUMNS, e)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -110,6 +117,8 @@ export function decodeEntry(payload: string): WriteSet {
   }
   for (const values of wire.c) ws.clientOrderIds.push(decodeRow(RESERVATION_COLUMNS, values));
   for (const values of wire.d ?? []) ws.switch(decodeRow(SWITCH_COLUMNS, values));
+  for (const values of wire.g ?? []) ws.trigger(decodeRow(TRIGGER_COLUMNS, values));
+  for (const values of wire.e ?? []) ws.triggerEvents.push(decodeRow(TRIGGER_EVENT_COLUMNS, values));
   return ws;
 }
 

@@ -7,6 +7,8 @@ import { cancelAllAfter } from './commands/cancelAllAfter.ts';
 import { cancelAllOrders } from './commands/cancelAllOrders.ts';
 import { cancelOrder } from './commands/cancelOrder.ts';
 import { createOrder } from './commands/createOrder.ts';
+import { cancelTrigger } from './commands/cancelTrigger.ts';
+import { createTrigger } from './commands/createTrigger.ts';
 import { fireDeadManSwitches } from './commands/fireDeadManSwitches.ts';
 import { modifyOrder } from './commands/modifyOrder.ts';
 import { replaceOrder } from './commands/replaceOrder.ts';
@@ -17,6 +19,9 @@ import { getOrder } from './queries/getOrder.ts';
 import { getOrderBook } from './queries/getOrderBook.ts';
 import { getPublicTrades } from './queries/getPublicTrades.ts';
 import { getUserTrades } from './queries/getUserTrades.ts';
+import { getTrigger } from './queries/getTrigger.ts';
+import { getTriggerEvents } from './queries/getTriggerEvents.ts';
+import { getTriggers } from './queries/getTriggers.ts';
 
 export { CLIENT_ORDER_ID_RETENTION_MS } from './engine.ts';
 
@@ -49,6 +54,11 @@ export function createOrdersService(deps: OrdersDeps) {
     listTrades: (...a: Args<typeof getUserTrades>) => getUserTrades(ctx, ...a),
     depth: (...a: Args<typeof getOrderBook>) => getOrderBook(ctx, ...a),
     recentTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
+    createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
+    cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
+    getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),
+    listTriggers: (...a: Args<typeof getTriggers>) => getTriggers(ctx, ...a),
+    listTriggerEvents: (...a: Args<typeof getTriggerEvents>) => getTriggerEvents(ctx, ...a),
 
     /**
      * The caller's order versions or fills, published after commit (GraphQL subscriptions).

@@ -33,6 +33,13 @@ export class EngineOwnership implements EngineOwner {
     return this.current;
   }
 
+  /** Gives the lock up (a clean stop): the next owner may start at once. */
+  async release(): Promise<void> {
+    const hold = this.hold;
+    this.hold = undefined;
+    await hold?.release();
+  }
+
   async reacquire(): Promise<boolean> {
     await this.hold?.release();
     this.hold = undefined;

@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
-import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, WriteSet } from './writeSet.ts';
+import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
 
 export type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
@@ -73,7 +73,7 @@ export const ORDER_COLUMNS: Columns<OrderRow> = [
   ['expireAt', 'timestamptz'], ['expireAtTsNs', 'bigint'], ['createdAt', 'timestamptz'], ['acceptedAtTsNs', 'bigint'], ['terminalAt', 'timestamptz'],
   ['lineageId', 'text'], ['generation', 'int'], ['replacesOrderId', 'bigint'], ['marketClientRefPrice', 'bigint'], ['marketMaxSlippageBps', 'int'],
   ['marketMaxSlippageTicks', 'int'], ['submittedMaxQuoteDebit', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['prioritySeq', 'bigint'],
-  ['oco', 'boolean'],
+  ['oco', 'boolean'], ['originScope', '"OrderOriginScope"'], ['originTriggerId', 'bigint'], ['originTriggerType', '"TriggerType"'], ['childSeq', 'int'],
 ];
 
 /** What can change on an order after it was inserted. */
@@ -145,6 +145,25 @@ export const SWITCH_COLUMNS: Columns<SwitchRow> = [
   ['expiresAtTsNs', 'bigint'], ['requestId', 'text'], ['armedAt', 'timestamptz'], ['lastFiredAtTsNs', 'bigint'],
 ];
 
+export const TRIGGER_COLUMNS: Columns<TriggerRow> = [
+  ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['clientTriggerId', 'text'], ['symbolId', 'int'], ['triggerType', '"TriggerType"'],
+  ['status', '"TriggerStatus"'], ['side', '"Side"'], ['qty', 'bigint'], ['feeAsset', '"FeeAsset"'], ['stpMode', '"StpMode"'],
+  ['cancelReason', '"TriggerCancelReason"'], ['failureReason', '"TriggerFailureReason"'], ['triggerDirection', '"TriggerDirection"'], ['triggerPrice', 'bigint'],
+  ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'], ['childPostOnly', 'boolean'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
+  ['cumFilledQty', 'bigint'], ['lastChildSeq', 'int'], ['firePx', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['acceptedAtTsNs', 'bigint'],
+  ['createdAt', 'timestamptz'], ['updatedAt', 'timestamptz'], ['armedAt', 'timestamptz'], ['completedAt', 'timestamptz'], ['terminalAt', 'timestamptz'],
+];
+
+/** What can change on a trigger after it was created. */
+const TRIGGER_CHANGE_COLUMNS = [
+  'status', 'cancelReason', 'failureReason', 'cumFilledQty', 'lastChildSeq', 'firePx', 'version', 'heldE18', 'updatedAt', 'armedAt', 'completedAt', 'terminalAt',
+] as const;
+
+export const TRIGGER_EVENT_COLUMNS: Columns<TriggerEventRow> = [
+  ['triggerId', 'bigint'], ['eventType', '"TriggerEventType"'], ['triggerType', '"TriggerType"'], ['accountId', 'bigint'], ['symbolId', 'int'],
+  ['childOrderId', 'bigint'], ['childSeq', 'int'], ['firePx', 'bigint'], ['cancelReason', '"TriggerCancelReason"'], ['failureReason', '"TriggerFailureReason"'], ['tsNs', 'bigint'],
+];
+
 /** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
 export interface WatermarkStep {
   name: string;
@@ -199,6 +218,12 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
       ON CONFLICT ("accountId", "clientOrderId") DO UPDATE SET
         "orderId" = EXCLUDED."orderId", "createdAt" = EXCLUDED."createdAt", "expiresAt" = EXCLUDED."expiresAt"`);
   }
+  if (ws.triggers.size > 0) {
+    parts.push(`INSERT INTO "Trigger" (${names(TRIGGER_COLUMNS)})
+      SELECT * FROM ${unnest(p, TRIGGER_COLUMNS, [...ws.triggers.values()], 'g')} WHERE ${GUARD}
+      ON CONFLICT (id) DO UPDATE SET ${TRIGGER_CHANGE_COLUMNS.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ')}`);
+  }
+  if (ws.triggerEvents.length > 0) parts.push(insert(p, 'TriggerEvent', TRIGGER_EVENT_COLUMNS, ws.triggerEvents));
   if (ws.switches.size > 0) {
     parts.push(`INSERT INTO "DeadManSwitch" (${names(SWITCH_COLUMNS)}, "updatedAt")
       SELECT *, now() FROM ${unnest(p, SWITCH_COLUMNS, [...ws.switches.values()], 'd')} WHERE ${GUARD}

@@ -77,6 +77,8 @@ export class Sequencer {
     private readonly recover: (err: unknown) => Promise<void>,
     /** How long a job may wait for durability after it was applied; past it, it is refused. */
     private readonly deadlineMs = Number.POSITIVE_INFINITY,
+    /** Runs after each job that applied, in the same group: what the job's changes set off. */
+    private readonly afterJob?: (ws: WriteSet) => void,
   ) {}
 
   private static group(): Group {
@@ -132,7 +134,9 @@ export class Sequencer {
     if (this.open.settled.length === 0) this.open.openedAt = Date.now();
     const mark = this.open.afterCommit.length;
     try {
-      this.open.settled.push({ job, ok: true, value: job.apply(this.open.ws) });
+      const value = job.apply(this.open.ws);
+      this.afterJob?.(this.open.ws);
+      this.open.settled.push({ job, ok: true, value });
     } catch (err) {
       // A refused job changed nothing, so it publishes nothing either.
       this.open.afterCommit.length = mark;

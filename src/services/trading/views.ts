@@ -2,7 +2,7 @@ import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import { formatRfc3339Ns } from '../../domain/time.ts';
 import type { LedgerTransferLeg, Order } from '../../generated/prisma/client.ts';
 import type { Asset, Market } from '../markets.ts';
-import type { OrderRow, RiskLegRow, TradeRow } from './writeSet.ts';
+import type { OrderRow, RiskLegRow, TradeRow, TriggerEventRow, TriggerRow } from './writeSet.ts';
 
 type Decimalish = bigint | { toFixed(digits?: number): string };
 
@@ -169,5 +169,69 @@ export function transferView({ leg, sourceAccountId, destinationAccountId }: Tra
     timestamp: leg.timestampUs.toString(),
     source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM' },
     destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM' },
+  };
+}
+
+/** A trigger as the engine keeps it or as stored: both render the same way. */
+export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'triggerPrice'> & { heldE18: Decimalish; triggerDirection: TriggerRow['triggerDirection'] | null; triggerPrice: bigint | null };
+
+/** Spec 2.8: the trigger, its `stop` condition, its strategy block and its runtime state. */
+export function triggerView(t: TriggerLike, market: Market, subaccountId: string) {
+  const price = (p: bigint | null) => (p === null ? '' : formatScaled(p, 9));
+  const child =
+    t.childKind === 'LIMIT'
+      ? { limit: { price: price(t.childLimitPrice), postOnly: t.childPostOnly } }
+      : { marketIoc: { ...(t.maxSlippageTicks !== null ? { maxSlippageTicks: t.maxSlippageTicks } : {}), ...(t.maxSlippageBps !== null ? { maxSlippageBps: t.maxSlippageBps } : {}) } };
+  const block = t.triggerType === 'STOP_LOSS' ? 'stopLoss' : 'takeProfit';
+  return {
+    triggerId: t.publicId,
+    clientTriggerId: t.clientTriggerId ?? '',
+    subaccountId,
+    symbol: market.symbol,
+    triggerType: t.triggerType,
+    status: t.status,
+    qty: formatScaled(t.qty, market.baseQuantityScale),
+    feeAsset: t.feeAsset,
+    stpMode: t.stpMode,
+    parentOrderId: '',
+    cancelReason: t.cancelReason ?? '',
+    failureReason: t.failureReason ?? '',
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+    armedAt: t.armedAt?.toISOString() ?? '',
+    completedAt: t.completedAt?.toISOString() ?? '',
+    acceptedAtTsNs: t.acceptedAtTsNs.toString(),
+    stop: { triggerDirection: t.triggerDirection ?? '', triggerPrice: price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
+    [block]: { side: t.side, triggerPrice: price(t.triggerPrice), child },
+    state: {
+      firePx: t.firePx !== null ? price(t.firePx) : '',
+      cumFilledQty: formatScaled(t.cumFilledQty, market.baseQuantityScale),
+      childOrders: t.lastChildSeq,
+      held: formatScaled(decimalToBigInt(t.heldE18), 18),
+    },
+    version: t.version,
+  };
+}
+
+/** Spec 2.9: one trigger event. */
+export function triggerEventView(
+  e: Pick<TriggerEventRow, 'eventType' | 'triggerType' | 'childSeq' | 'firePx' | 'cancelReason' | 'failureReason' | 'tsNs'>,
+  trigger: { publicId: string },
+  market: Market,
+  subaccountId: string,
+  childOrderId: string | null,
+) {
+  return {
+    eventType: e.eventType,
+    triggerId: trigger.publicId,
+    triggerType: e.triggerType,
+    subaccountId,
+    symbol: market.symbol,
+    childOrderId: childOrderId ?? '',
+    childSeq: e.childSeq,
+    ...(e.firePx !== null ? { firePx: formatScaled(e.firePx, 9) } : {}),
+    cancelReason: e.cancelReason ?? '',
+    failureReason: e.failureReason ?? '',
+    tsNs: e.tsNs.toString(),
   };
 }

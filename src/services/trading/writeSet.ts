@@ -1,4 +1,4 @@
-import type { DeadManSwitchStatus, FeeAsset, LedgerAccount, SideScope, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
+import type { ChildOrderKind, DeadManSwitchStatus, FeeAsset, LedgerAccount, OrderOriginScope, SideScope, TriggerCancelReason, TriggerDirection, TriggerEventType, TriggerFailureReason, TriggerStatus, TriggerType, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
 
 /**
  * Everything one batch of commands changed, written to PostgreSQL in one transaction
@@ -42,6 +42,61 @@ export interface OrderRow {
   heldE18: bigint;
   prioritySeq: bigint;
   oco: boolean;
+  /** How the order came to be: directly, or as a child of a trigger. */
+  originScope: OrderOriginScope;
+  originTriggerId: bigint | null;
+  originTriggerType: TriggerType | null;
+  childSeq: number;
+}
+
+/** A trigger (spec 2.8) as the engine keeps it: the columns the projection writes. */
+export interface TriggerRow {
+  id: bigint;
+  publicId: string;
+  accountId: bigint;
+  clientTriggerId: string | null;
+  symbolId: number;
+  triggerType: TriggerType;
+  status: TriggerStatus;
+  side: 'BUY' | 'SELL';
+  qty: bigint;
+  feeAsset: FeeAsset;
+  stpMode: StpMode;
+  cancelReason: TriggerCancelReason | null;
+  failureReason: TriggerFailureReason | null;
+  triggerDirection: TriggerDirection;
+  triggerPrice: bigint;
+  childKind: ChildOrderKind;
+  childLimitPrice: bigint | null;
+  childPostOnly: boolean;
+  maxSlippageTicks: number | null;
+  maxSlippageBps: number | null;
+  cumFilledQty: bigint;
+  lastChildSeq: number;
+  firePx: bigint | null;
+  version: number;
+  heldE18: bigint;
+  acceptedAtTsNs: bigint;
+  createdAt: Date;
+  updatedAt: Date;
+  armedAt: Date | null;
+  completedAt: Date | null;
+  terminalAt: Date | null;
+}
+
+/** One transition of a trigger (spec 2.9): appended, never changed. */
+export interface TriggerEventRow {
+  triggerId: bigint;
+  eventType: TriggerEventType;
+  triggerType: TriggerType;
+  accountId: bigint;
+  symbolId: number;
+  childOrderId: bigint | null;
+  childSeq: number;
+  firePx: bigint | null;
+  cancelReason: TriggerCancelReason | null;
+  failureReason: TriggerFailureReason | null;
+  tsNs: bigint;
 }
 
 /** An attached-risk leg as submitted: stored now, armed and executed by the trigger engine later. */
@@ -150,6 +205,9 @@ export class WriteSet {
   readonly clientOrderIds: ClientOrderIdRow[] = [];
   /** The latest state of each dead-man switch the group changed. */
   readonly switches = new Map<string, SwitchRow>();
+  /** The latest version of each trigger the group created or changed. */
+  readonly triggers = new Map<bigint, TriggerRow>();
+  readonly triggerEvents: TriggerEventRow[] = [];
   /** Where each reservation key stands in `clientOrderIds`, built by `absorb` only. */
   private reservationAt: Map<string, number> | undefined;
 
@@ -180,6 +238,11 @@ export class WriteSet {
     }
   }
 
+  /** Records a trigger's new state: a snapshot, as for orders. */
+  trigger(row: TriggerRow): void {
+    this.triggers.set(row.id, { ...row });
+  }
+
   /** Records a switch's new state; what it leaves as it was keeps the group's earlier value. */
   switch(row: SwitchRow): void {
     const key = switchKey(row);
@@ -202,6 +265,8 @@ export class WriteSet {
     for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);
     for (const [symbolId, s] of later.sequences) this.sequences.set(symbolId, s);
     for (const sw of later.switches.values()) this.switch(sw);
+    for (const t of later.triggers.values()) this.triggers.set(t.id, t);
+    for (const e of later.triggerEvents) this.triggerEvents.push(e);
     // A batch folds hundreds of entries: find a reused key by index, not by scanning.
     this.reservationAt ??= new Map(this.clientOrderIds.map((c, i) => [`${c.accountId}:${c.clientOrderId}`, i]));
     for (const c of later.clientOrderIds) {
@@ -225,7 +290,9 @@ export class WriteSet {
       this.balances.size === 0 &&
       this.sequences.size === 0 &&
       this.clientOrderIds.length === 0 &&
-      this.switches.size === 0
+      this.switches.size === 0 &&
+      this.triggers.size === 0 &&
+      this.triggerEvents.length === 0
     );
   }
 }

@@ -8,6 +8,7 @@ import { layoutRoutes } from './routes/layouts.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
 import { rateLimitRoutes } from './routes/rateLimits.ts';
 import { tradingRoutes } from './routes/trading.ts';
+import { triggerRoutes } from './routes/triggers.ts';
 import { whiteboardRoutes } from './routes/whiteboards.ts';
 
 /**
@@ -15,5 +16,5 @@ import { whiteboardRoutes } from './routes/whiteboards.ts';
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services), ...whiteboardRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...triggerRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services), ...whiteboardRoutes(services)];
 }

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { triggerEventView, triggerView } from '../../../services/trading/index.ts';
+import type { Services } from '../../../services/index.ts';
+import { int32, queryInt, queryList } from '../codec.ts';
+import { defineRoute } from '../route.ts';
+
+const decimal = z.string().max(64);
+const child = z.strictObject({
+  marketIoc: z.strictObject({ maxSlippageTicks: int32().optional(), maxSlippageBps: int32().optional() }).optional(),
+  limit: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
+});
+const stopBlock = z.strictObject({ side: z.enum(['BUY', 'SELL']), triggerPrice: decimal, child });
+// Named now so a body naming them is refused with a clear error, not as an unknown key.
+const later = z.record(z.string(), z.unknown()).optional();
+const triggerBody = z.strictObject({
+  symbol: z.string().max(32),
+  qty: decimal,
+  feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
+  selfTradePreventionMode: z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']).optional(),
+  clientTriggerId: z.string().min(1).max(64).regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII' }).optional(),
+  stopLoss: stopBlock.optional(),
+  takeProfit: stopBlock.optional(),
+  trailingStop: later,
+  twap: later,
+  ladder: later,
+});
+const TRIGGER_TYPE = z.enum(['STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'TWAP', 'LADDER']);
+const nameOne = z.strictObject({ triggerId: z.string().max(64).optional(), clientTriggerId: z.string().max(64).optional(), subaccountId: z.string().max(64).optional() });
+
+/** Spec 4.6 Triggers: standalone stop-loss and take-profit. */
+export function triggerRoutes(s: Services) {
+  return [
+    defineRoute({
+      operationId: 'createTrigger',
+      method: 'POST',
+      url: '/v1/triggers',
+      summary: 'Create a standalone trigger: a stop-loss or take-profit, funded and armed on acceptance (spec 4.6)',
+      auth: 'caller',
+      body: z.strictObject({ subaccountId: z.string().max(64).optional(), trigger: triggerBody }),
+      examples: {
+        stopLoss: { summary: 'Sell 0.5 BTC at market if BTC-USDC trades at or below 25000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', clientTriggerId: 'sl-1', stopLoss: { side: 'SELL', triggerPrice: '25000', child: { marketIoc: { maxSlippageBps: 100 } } } } } },
+        takeProfit: { summary: 'Sell 0.5 BTC with a limit at 36000 once BTC-USDC trades at or above 35000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', takeProfit: { side: 'SELL', triggerPrice: '35000', child: { limit: { price: '36000' } } } } } },
+      },
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.createTrigger(ctx.caller, body);
+        return {
+          triggerId: r.trigger.publicId,
+          clientTriggerId: r.trigger.clientTriggerId ?? '',
+          acceptedAt: r.trigger.createdAt.toISOString(),
+          acceptedAtTsNs: r.trigger.acceptedAtTsNs.toString(),
+        };
+      },
+    }),
+    defineRoute({
+      operationId: 'listTriggers',
+      method: 'GET',
+      url: '/v1/triggers',
+      summary: 'The account\'s triggers, newest first (spec 4.6)',
+      auth: 'caller',
+      query: z.strictObject({
+        limit: queryInt(1, 500).optional(),
+        pageToken: z.string().max(2048).optional(),
+        parentOrderId: z.string().max(64).optional(),
+        status: queryList(z.string().max(32)).optional(),
+        subaccountId: z.string().max(64).optional(),
+        symbol: z.string().max(32).optional(),
+        symbolId: queryInt(0, 2_147_483_647).optional(),
+        triggerType: TRIGGER_TYPE.optional(),
+      }),
+      handler: async ({ query }, ctx) => {
+        const r = await s.orders.listTriggers(ctx.caller, query);
+        return { triggers: r.triggers.map((t) => triggerView(t.trigger, t.market, r.account)), nextPageToken: r.nextPageToken };
+      },
+    }),
+    defineRoute({
+      operationId: 'cancelTrigger',
+      method: 'POST',
+      url: '/v1/triggers/cancel',
+      summary: 'Cancel a live trigger by triggerId or clientTriggerId; its hold is released',
+      auth: 'caller',
+      body: nameOne,
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.cancelTrigger(ctx.caller, body);
+        return { trigger: triggerView(r.trigger, r.market, r.account) };
+      },
+    }),
+    defineRoute({
+      operationId: 'getTrigger',
+      method: 'GET',
+      url: '/v1/triggers/:triggerId',
+      summary: 'One trigger (spec 4.6)',
+      auth: 'caller',
+      params: z.strictObject({ triggerId: z.string().max(64) }),
+      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await s.orders.getTrigger(ctx.caller, { triggerId: params.triggerId, ...query });
+        return { trigger: triggerView(r.trigger, r.market, r.account) };
+      },
+    }),
+    defineRoute({
+      operationId: 'listTriggerEvents',
+      method: 'GET',
+      url: '/v1/triggers/:triggerId/events',
+      summary: 'A trigger\'s append-only events, newest first (spec 4.6)',
+      auth: 'caller',
+      params: z.strictObject({ triggerId: z.string().max(64) }),
+      query: z.strictObject({ eventType: z.string().max(32).optional(), limit: queryInt(1, 500).optional(), pageToken: z.string().max(2048).optional(), subaccountId: z.string().max(64).optional() }),
+      handler: async ({ params, query }, ctx) => {
+        const r = await s.orders.listTriggerEvents(ctx.caller, { triggerId: params.triggerId, ...query });
+        return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
+      },
+    }),
+  ];
+}

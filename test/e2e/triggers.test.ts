@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type SignedIn } from '../helpers/auth.ts';
+import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
+import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const gtc = (side: 'BUY' | 'SELL', qty: string, price: string) => ({ symbol: 'BTC-USDC', side, baseQty: qty, limitGtc: { price } });
+const stopLoss = (triggerPrice: string, extra: Record<string, unknown> = {}) => ({
+  trigger: { symbol: 'BTC-USDC', qty: '0.1', stopLoss: { side: 'SELL', triggerPrice, child: { marketIoc: { maxSlippageBps: 500 } } }, ...extra },
+});
+
+/** Prints a trade at `price` between two fresh accounts: the last price triggers watch. */
+async function printTrade(url: string, price: string) {
+  const maker = await trader(url, { BTC: '1' });
+  const taker = await trader(url, { USDC: '100000' });
+  expect((await placeOrder(url, maker, gtc('SELL', '0.01', price))).status).toBe(200);
+  expect((await placeOrder(url, taker, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitIoc: { price } })).status).toBe(200);
+}
+
+describe('stop-loss and take-profit triggers', () => {
+  let owner: SignedIn;
+
+  it('accepts a funded stop-loss, holds its base, refuses one that would fire at once, and answers a repeated clientTriggerId', async () => {
+    await printTrade(server.url, '30000');
+    owner = await trader(server.url, { BTC: '1' });
+    const created = await api(server.url, 'POST', '/v1/triggers', stopLoss('29000', { clientTriggerId: 'sl-1' }), owner.auth);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body).toMatchObject({ clientTriggerId: 'sl-1', acceptedAtTsNs: expect.stringMatching(/^\d+$/) });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0.1' });
+
+    const got = await api(server.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, owner.auth);
+    expect(got.body.trigger).toMatchObject({
+      triggerId: created.body.triggerId,
+      status: 'ARMED',
+      triggerType: 'STOP_LOSS',
+      qty: '0.1',
+      stop: { triggerDirection: 'BELOW', triggerPrice: '29000', triggerPriceSource: 'LAST_PRICE' },
+      stopLoss: { side: 'SELL', triggerPrice: '29000', child: { marketIoc: { maxSlippageBps: 500 } } },
+    });
+
+    const again = await api(server.url, 'POST', '/v1/triggers', stopLoss('29000', { clientTriggerId: 'sl-1' }), owner.auth);
+    expect(again.body.triggerId).toBe(created.body.triggerId);
+    const other = await api(server.url, 'POST', '/v1/triggers', stopLoss('28000', { clientTriggerId: 'sl-1' }), owner.auth);
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('CONFLICT_CLIENT_TRIGGER_ID_REUSED');
+
+    const atOnce = await api(server.url, 'POST', '/v1/triggers', stopLoss('31000'), owner.auth);
+    expect(atOnce.status).toBe(400);
+    expect(atOnce.body.code).toBe('TRIGGER_WOULD_FIRE_IMMEDIATELY');
+    const unfunded = await api(server.url, 'POST', '/v1/triggers', { trigger: { ...stopLoss('29000').trigger, qty: '5' } }, owner.auth);
+    expect(unfunded.status).toBe(400);
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0.1' });
+
+    const none = await api(server.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.1' } }, owner.auth);
+    expect(none.status).toBe(400);
+    const two = await api(server.url, 'POST', '/v1/triggers', { trigger: { ...stopLoss('29000').trigger, takeProfit: { side: 'SELL', triggerPrice: '35000', child: { marketIoc: {} } } } }, owner.auth);
+    expect(two.status).toBe(400);
+
+    const stranger = await trader(server.url, {});
+    expect((await api(server.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, stranger.auth)).status).toBe(404);
+    expect((await api(server.url, 'POST', '/v1/triggers/cancel', { triggerId: created.body.triggerId }, stranger.auth)).status).toBe(404);
+  });
+
+  it('fires once when a trade prints through it, places its market child in the same commit, and records every step', async () => {
+    const [listed] = (await api(server.url, 'GET', '/v1/triggers?status=ARMED', undefined, owner.auth)).body.triggers;
+    const bidder = await trader(server.url, { USDC: '100000' });
+    expect((await placeOrder(server.url, bidder, gtc('BUY', '0.3', '28900'))).status).toBe(200);
+    // A trade at 28900 is at or below 29000: the stop fires and its child sells into the bid.
+    const seller = await trader(server.url, { BTC: '1' });
+    expect((await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '28900' } })).status).toBe(200);
+
+    const fired = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}`, undefined, owner.auth)).body.trigger;
+    expect(fired).toMatchObject({ status: 'COMPLETED', state: { firePx: '28900', cumFilledQty: '0.1', childOrders: 1, held: '0' } });
+    expect(fired.completedAt).not.toBe('');
+    const events = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events`, undefined, owner.auth)).body.events;
+    expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
+    const firedEvent = events[2];
+    expect(firedEvent).toMatchObject({ firePx: '28900', childSeq: 1, triggerType: 'STOP_LOSS', symbol: 'BTC-USDC', childOrderId: expect.any(String) });
+    expect(firedEvent.childOrderId).not.toBe('');
+    expect(events[1].childOrderId).toBe(firedEvent.childOrderId);
+    const onlyFired = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events?eventType=FIRED`, undefined, owner.auth)).body.events;
+    expect(onlyFired).toHaveLength(1);
+
+    const child = (await api(server.url, 'GET', `/v1/orders/${firedEvent.childOrderId}`, undefined, owner.auth)).body.order;
+    expect(child).toMatchObject({ side: 'SELL', orderType: 'MARKET', status: 'FILLED', cumQty: '0.1', origin: { scope: 'TRIGGER', triggerType: 'STOP_LOSS', childSeq: 1 } });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0' });
+
+    // A later trade through the price fires nothing more.
+    expect((await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '28900' } })).status).toBe(200);
+    const after = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events`, undefined, owner.auth)).body.events;
+    expect(after).toHaveLength(5);
+  });
+
+  it('take-profit fires on the favourable move; cancel releases the hold and answers 404 once ended', async () => {
+    const tp = await api(server.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.2', takeProfit: { side: 'SELL', triggerPrice: '40000', child: { limit: { price: '40000' } } } } }, owner.auth);
+    expect(tp.status, JSON.stringify(tp.body)).toBe(200);
+    const got = (await api(server.url, 'GET', `/v1/triggers/${tp.body.triggerId}`, undefined, owner.auth)).body.trigger;
+    expect(got).toMatchObject({ triggerType: 'TAKE_PROFIT', stop: { triggerDirection: 'ABOVE' }, takeProfit: { child: { limit: { price: '40000', postOnly: false } } } });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0.7', held: '0.2' });
+
+    const canceled = await api(server.url, 'POST', '/v1/triggers/cancel', { triggerId: tp.body.triggerId }, owner.auth);
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect(canceled.body.trigger).toMatchObject({ status: 'CANCELED', cancelReason: 'USER_REQUEST' });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0' });
+    expect((await api(server.url, 'POST', '/v1/triggers/cancel', { triggerId: tp.body.triggerId }, owner.auth)).status).toBe(404);
+    const list = (await api(server.url, 'GET', '/v1/triggers?status=CANCELED,COMPLETED&triggerType=TAKE_PROFIT', undefined, owner.auth)).body.triggers;
+    expect(list.map((t: { triggerId: string }) => t.triggerId)).toEqual([tp.body.triggerId]);
+  });
+
+  it('keeps its event log append-only: the database refuses to change or delete an event', async () => {
+    await projected((text) => server.database.sql.query(text));
+    await expect(server.database.sql.query(`UPDATE "TriggerEvent" SET "childSeq" = 9`)).rejects.toThrow(/append-only/);
+    await expect(server.database.sql.query(`DELETE FROM "TriggerEvent"`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('an armed trigger across a restart', () => {
+  it('is rebuilt from the journal and the tables, still holds its funds, and fires after the restart', async () => {
+    const database = await testDatabase();
+    try {
+      let app = await startTestApp({ database });
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { BTC: '1' });
+      const created = await api(app.url, 'POST', '/v1/triggers', stopLoss('29500'), owner.auth);
+      expect(created.status).toBe(200);
+      await app.app.close();
+
+      app = await startTestApp({ database });
+      try {
+        expect((await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, owner.auth)).body.trigger.status).toBe('ARMED');
+        expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0.1' });
+        const bidder = await trader(app.url, { USDC: '100000' });
+        expect((await placeOrder(app.url, bidder, gtc('BUY', '0.2', '29400'))).status).toBe(200);
+        const seller = await trader(app.url, { BTC: '1' });
+        expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '29400' } })).status).toBe(200);
+        expect((await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, owner.auth)).body.trigger).toMatchObject({ status: 'COMPLETED', state: { firePx: '29400', cumFilledQty: '0.1' } });
+      } finally {
+        await app.app.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
