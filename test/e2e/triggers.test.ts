@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancelTriggerDocument, CreateTriggerDocument, TriggerEventsDocument, TriggersDocument } from '../generated/graphql/graphql.ts';
 import { api, type SignedIn } from '../helpers/auth.ts';
+import { gql } from '../helpers/graphql.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
 
@@ -147,5 +149,34 @@ describe('an armed trigger across a restart', () => {
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe('triggers over GraphQL', () => {
+  it('creates, lists, cancels and shows the events of a trigger, with the /v1 refusals', async () => {
+    await printTrade(server.url, '30000');
+    const owner = await trader(server.url, { BTC: '1' });
+    const created = await gql(server.url, CreateTriggerDocument, { trigger: { symbol: 'BTC-USDC', qty: '0.1', clientTriggerId: 'g-1', stopLoss: { side: 'SELL', triggerPrice: '29000', child: { marketIoc: { maxSlippageBps: 100 } } } } }, owner.auth);
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data?.createTrigger).toMatchObject({
+      clientTriggerId: 'g-1',
+      status: 'ARMED',
+      triggerType: 'STOP_LOSS',
+      stop: { triggerDirection: 'BELOW', triggerPrice: '29000', triggerPriceSource: 'LAST_PRICE' },
+      stopLoss: { side: 'SELL', child: { kind: 'MARKET_IOC', limitPrice: null, maxSlippageBps: 100 } },
+      takeProfit: null,
+      state: { held: '0.1' },
+    });
+    const triggerId = created.body.data?.createTrigger.triggerId as string;
+    const atOnce = await gql(server.url, CreateTriggerDocument, { trigger: { symbol: 'BTC-USDC', qty: '0.1', stopLoss: { side: 'SELL', triggerPrice: '31000', child: { marketIoc: {} } } } }, owner.auth);
+    expect(atOnce.body.errors?.[0]?.extensions).toMatchObject({ code: 'TRIGGER_WOULD_FIRE_IMMEDIATELY', status: 400 });
+
+    const listed = await gql(server.url, TriggersDocument, { status: ['ARMED'] }, owner.auth);
+    expect(listed.body.data?.triggers.triggers.map((t) => t.triggerId)).toEqual([triggerId]);
+    const canceled = await gql(server.url, CancelTriggerDocument, { clientTriggerId: 'g-1' }, owner.auth);
+    expect(canceled.body.data?.cancelTrigger).toMatchObject({ triggerId, status: 'CANCELED', cancelReason: 'USER_REQUEST' });
+    const events = await gql(server.url, TriggerEventsDocument, { triggerId }, owner.auth);
+    expect(events.body.data?.triggerEvents.events.map((e) => e.eventType)).toEqual(['CANCELED', 'ARMED', 'CREATED']);
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '1', held: '0' });
   });
 });

@@ -182,7 +182,7 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     t.childKind === 'LIMIT'
       ? { limit: { price: price(t.childLimitPrice), postOnly: t.childPostOnly } }
       : { marketIoc: { ...(t.maxSlippageTicks !== null ? { maxSlippageTicks: t.maxSlippageTicks } : {}), ...(t.maxSlippageBps !== null ? { maxSlippageBps: t.maxSlippageBps } : {}) } };
-  const block = t.triggerType === 'STOP_LOSS' ? 'stopLoss' : 'takeProfit';
+  const block = { side: t.side, triggerPrice: price(t.triggerPrice), child };
   return {
     triggerId: t.publicId,
     clientTriggerId: t.clientTriggerId ?? '',
@@ -202,7 +202,7 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     completedAt: t.completedAt?.toISOString() ?? '',
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
     stop: { triggerDirection: t.triggerDirection ?? '', triggerPrice: price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
-    [block]: { side: t.side, triggerPrice: price(t.triggerPrice), child },
+    ...(t.triggerType === 'STOP_LOSS' ? { stopLoss: block } : { takeProfit: block }),
     state: {
       firePx: t.firePx !== null ? price(t.firePx) : '',
       cumFilledQty: formatScaled(t.cumFilledQty, market.baseQuantityScale),

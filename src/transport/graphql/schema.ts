@@ -8,6 +8,7 @@ import './types/ledger.ts';
 import './types/rateLimits.ts';
 import './types/serverInfo.ts';
 import './types/trading.ts';
+import './types/triggers.ts';
 import './types/viewer.ts';
 import './types/whiteboards.ts';
 

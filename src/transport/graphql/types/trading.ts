@@ -162,9 +162,9 @@ const MarketIoc = builder.inputType('MarketIocInput', {
   fields: (t) => ({ clientRefPrice: t.string(), maxSlippageTicks: t.int(), maxSlippageBps: t.int(), maxQuoteDebit: t.string() }),
 });
 
-const Side = builder.enumType('Side', { values: ['BUY', 'SELL'] as const });
-const FeeAsset = builder.enumType('FeeAsset', { values: ['QUOTE', 'BASE'] as const });
-const StpMode = builder.enumType('SelfTradePreventionMode', { values: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'] as const });
+export const Side = builder.enumType('Side', { values: ['BUY', 'SELL'] as const });
+export const FeeAsset = builder.enumType('FeeAsset', { values: ['QUOTE', 'BASE'] as const });
+export const StpMode = builder.enumType('SelfTradePreventionMode', { values: ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT'] as const });
 
 const RiskChild = builder.inputType('RiskChildInput', {
   description: 'A market IOC child unless `limitPrice` is given',

@@ -1,0 +1,159 @@
+import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape } from '../../../services/trading/index.ts';
+import { builder } from '../builder.ts';
+import { callerOf, defined } from '../connections.ts';
+import { FeeAsset, Side, StpMode } from './trading.ts';
+
+type TriggerShape = ReturnType<typeof triggerView>;
+type BlockShape = { side: string; triggerPrice: string; child: { limit?: { price: string; postOnly: boolean }; marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number } } };
+
+const TriggerChild = builder.objectRef<BlockShape['child']>('TriggerChild').implement({
+  description: 'The order a fired trigger places: a market IOC (slippage-bounded from the trigger price) or a limit GTC',
+  fields: (t) => ({
+    kind: t.string({ resolve: (c) => (c.limit ? 'LIMIT' : 'MARKET_IOC') }),
+    limitPrice: t.string({ nullable: true, resolve: (c) => c.limit?.price ?? null }),
+    postOnly: t.boolean({ resolve: (c) => c.limit?.postOnly === true }),
+    maxSlippageTicks: t.int({ nullable: true, resolve: (c) => c.marketIoc?.maxSlippageTicks ?? null }),
+    maxSlippageBps: t.int({ nullable: true, resolve: (c) => c.marketIoc?.maxSlippageBps ?? null }),
+  }),
+});
+const TriggerStopBlock = builder.objectRef<BlockShape>('TriggerStopBlock').implement({
+  fields: (t) => ({ side: t.exposeString('side'), triggerPrice: t.exposeString('triggerPrice'), child: t.field({ type: TriggerChild, resolve: (b) => b.child }) }),
+});
+const TriggerStop = builder.objectRef<TriggerShape['stop']>('TriggerStop').implement({
+  fields: (t) => ({ triggerDirection: t.exposeString('triggerDirection'), triggerPrice: t.exposeString('triggerPrice'), triggerPriceSource: t.exposeString('triggerPriceSource') }),
+});
+const TriggerState = builder.objectRef<TriggerShape['state']>('TriggerState').implement({
+  description: 'Runtime state: the price that fired it, what its children filled, how many it placed, what it holds',
+  fields: (t) => ({ firePx: t.exposeString('firePx'), cumFilledQty: t.exposeString('cumFilledQty'), childOrders: t.exposeInt('childOrders'), held: t.exposeString('held') }),
+});
+const block = (tr: TriggerShape, key: 'stopLoss' | 'takeProfit') => ((tr as Partial<Record<typeof key, BlockShape>>)[key] as BlockShape | undefined) ?? null;
+
+export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
+  description: 'A conditional order (spec 2.8): stop-loss or take-profit',
+  fields: (t) => ({
+    triggerId: t.exposeString('triggerId'),
+    clientTriggerId: t.exposeString('clientTriggerId'),
+    subaccountId: t.exposeString('subaccountId'),
+    symbol: t.exposeString('symbol'),
+    triggerType: t.exposeString('triggerType'),
+    status: t.exposeString('status'),
+    qty: t.exposeString('qty'),
+    feeAsset: t.exposeString('feeAsset'),
+    stpMode: t.exposeString('stpMode'),
+    parentOrderId: t.exposeString('parentOrderId'),
+    cancelReason: t.exposeString('cancelReason'),
+    failureReason: t.exposeString('failureReason'),
+    createdAt: t.exposeString('createdAt'),
+    updatedAt: t.exposeString('updatedAt'),
+    armedAt: t.exposeString('armedAt'),
+    completedAt: t.exposeString('completedAt'),
+    stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
+    stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
+    takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
+    state: t.field({ type: TriggerState, resolve: (tr) => tr.state }),
+    version: t.exposeInt('version'),
+  }),
+});
+
+const TriggerEvent = builder.objectRef<ReturnType<typeof triggerEventView>>('TriggerEvent').implement({
+  description: 'One transition of a trigger (spec 2.9)',
+  fields: (t) => ({
+    eventType: t.exposeString('eventType'),
+    triggerId: t.exposeString('triggerId'),
+    triggerType: t.exposeString('triggerType'),
+    subaccountId: t.exposeString('subaccountId'),
+    symbol: t.exposeString('symbol'),
+    childOrderId: t.exposeString('childOrderId'),
+    childSeq: t.exposeInt('childSeq'),
+    firePx: t.string({ nullable: true, resolve: (e) => e.firePx ?? null }),
+    cancelReason: t.exposeString('cancelReason'),
+    failureReason: t.exposeString('failureReason'),
+    tsNs: t.exposeString('tsNs'),
+  }),
+});
+
+const TriggerPage = builder.objectRef<{ triggers: TriggerShape[]; nextPageToken: string }>('TriggerPage').implement({
+  fields: (t) => ({ triggers: t.field({ type: [Trigger], resolve: (p) => p.triggers }), nextPageToken: t.exposeString('nextPageToken') }),
+});
+const TriggerEventPage = builder.objectRef<{ events: ReturnType<typeof triggerEventView>[]; nextPageToken: string }>('TriggerEventPage').implement({
+  fields: (t) => ({ events: t.field({ type: [TriggerEvent], resolve: (p) => p.events }), nextPageToken: t.exposeString('nextPageToken') }),
+});
+
+const TriggerChildInput = builder.inputType('TriggerChildInput', {
+  description: 'Exactly one of marketIoc and limit',
+  fields: (t) => ({
+    marketIoc: t.field({ type: builder.inputType('TriggerMarketIocInput', { fields: (f) => ({ maxSlippageTicks: f.int(), maxSlippageBps: f.int() }) }) }),
+    limit: t.field({ type: builder.inputType('TriggerLimitInput', { fields: (f) => ({ price: f.string({ required: true }), postOnly: f.boolean() }) }) }),
+  }),
+});
+const StopBlockInput = builder.inputType('TriggerStopBlockInput', {
+  fields: (t) => ({ side: t.field({ type: Side, required: true }), triggerPrice: t.string({ required: true }), child: t.field({ type: TriggerChildInput, required: true }) }),
+});
+const TriggerInput = builder.inputType('TriggerInput', {
+  description: 'Exactly one strategy block',
+  fields: (t) => ({
+    symbol: t.string({ required: true }),
+    qty: t.string({ required: true }),
+    feeAsset: t.field({ type: FeeAsset }),
+    selfTradePreventionMode: t.field({ type: StpMode }),
+    clientTriggerId: t.string(),
+    stopLoss: t.field({ type: StopBlockInput }),
+    takeProfit: t.field({ type: StopBlockInput }),
+  }),
+});
+
+/** GraphQL input objects carry nulls for absent fields; the service takes them absent. */
+function deepDefined(o: unknown): unknown {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return o;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, deepDefined(v)]));
+}
+
+builder.queryFields((t) => ({
+  triggers: t.field({
+    type: TriggerPage,
+    description: 'The account\'s triggers, newest first (as GET /v1/triggers)',
+    args: { subaccountId: t.arg.string(), status: t.arg.stringList(), symbol: t.arg.string(), triggerType: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
+      return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };
+    },
+  }),
+  trigger: t.field({
+    type: Trigger,
+    args: { triggerId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.getTrigger(callerOf(ctx), defined(args) as { triggerId: string });
+      return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
+  triggerEvents: t.field({
+    type: TriggerEventPage,
+    description: 'A trigger\'s events, newest first (as GET /v1/triggers/{triggerId}/events)',
+    args: { triggerId: t.arg.string({ required: true }), eventType: t.arg.string(), subaccountId: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), defined(args) as { triggerId: string });
+      return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTrigger: t.field({
+    type: Trigger,
+    description: 'A standalone stop-loss or take-profit, funded and armed on acceptance (as POST /v1/triggers)',
+    args: { subaccountId: t.arg.string(), trigger: t.arg({ type: TriggerInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.createTrigger(callerOf(ctx), deepDefined(args) as CreateTriggerShape);
+      const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
+      return triggerView(got.trigger, got.market, got.account);
+    },
+  }),
+  cancelTrigger: t.field({
+    type: Trigger,
+    args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
+      return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
+}));
