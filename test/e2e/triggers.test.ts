@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelTriggerDocument, CreateTriggerDocument, TriggerEventsDocument, TriggersDocument } from '../generated/graphql/graphql.ts';
+import { CancelTriggerDocument, CreateTriggerDocument, TriggerEventsDocument, TriggerEventUpdatesDocument, TriggersDocument } from '../generated/graphql/graphql.ts';
 import { api, type SignedIn } from '../helpers/auth.ts';
-import { gql } from '../helpers/graphql.ts';
+import { collect, gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
 
@@ -178,5 +178,37 @@ describe('triggers over GraphQL', () => {
     const events = await gql(server.url, TriggerEventsDocument, { triggerId }, owner.auth);
     expect(events.body.data?.triggerEvents.events.map((e) => e.eventType)).toEqual(['CANCELED', 'ARMED', 'CREATED']);
     expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '1', held: '0' });
+  });
+});
+
+describe('the triggerEvents subscription', () => {
+  it('streams each transition after commit, in order, and resumes after a sequence with every missed event exactly once', async () => {
+    await printTrade(server.url, '30000');
+    const owner = await trader(server.url, { BTC: '1' });
+    const client = wsClient(server.url, { authorization: owner.auth.authorization as string });
+    try {
+      const live = collect(client, TriggerEventUpdatesDocument, {}, 5);
+      await new Promise((r) => setTimeout(r, 300));
+      const created = await api(server.url, 'POST', '/v1/triggers', stopLoss('29800'), owner.auth);
+      expect(created.status).toBe(200);
+      const bidder = await trader(server.url, { USDC: '100000' });
+      expect((await placeOrder(server.url, bidder, gtc('BUY', '0.2', '29700'))).status).toBe(200);
+      const seller = await trader(server.url, { BTC: '1' });
+      expect((await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '29700' } })).status).toBe(200);
+      const events = (await live).map((r) => r.data?.triggerEvents);
+      expect(events.map((e) => e?.eventType)).toEqual(['CREATED', 'ARMED', 'FIRED', 'CHILD_PLACED', 'COMPLETED']);
+      expect(new Set(events.map((e) => e?.triggerId))).toEqual(new Set([created.body.triggerId]));
+      const sequences = events.map((e) => BigInt(e?.sequence as string));
+      expect([...sequences].sort((a, b) => (a < b ? -1 : 1))).toEqual(sequences);
+      expect(events[2]).toMatchObject({ firePx: '29700', childSeq: 1 });
+      expect(events[2]?.childOrderId).toBe(events[3]?.childOrderId);
+      expect(events[2]?.childOrderId).not.toBe('');
+
+      // A client that saw only up to ARMED resumes after it.
+      const resumed = await collect(client, TriggerEventUpdatesDocument, { after: events[1]?.sequence as string }, 3);
+      expect(resumed.map((r) => [r.data?.triggerEvents.eventType, r.data?.triggerEvents.sequence])).toEqual(events.slice(2).map((e) => [e?.eventType, e?.sequence]));
+    } finally {
+      await client.dispose();
+    }
   });
 });

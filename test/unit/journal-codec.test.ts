@@ -39,6 +39,7 @@ const trigger: fc.Arbitrary<TriggerRow> = fc.record({
 const triggerEvent: fc.Arbitrary<TriggerEventRow> = fc.record({
   triggerId: id, eventType: fc.constantFrom('CREATED', 'FIRED', 'COMPLETED'), triggerType: fc.constantFrom('STOP_LOSS', 'TAKE_PROFIT'), accountId: id, symbolId: fc.integer({ min: 1, max: 1000 }),
   childOrderId: maybe(id), childSeq: fc.integer({ min: 0, max: 1e6 }), firePx: maybe(int64), cancelReason: maybe(fc.constantFrom('USER_REQUEST')), failureReason: maybe(fc.constantFrom('NO_LIQUIDITY')), tsNs: int64,
+  triggerPublicId: text, accountPublicId: text, childOrderPublicId: maybe(text),
 }) as fc.Arbitrary<TriggerEventRow>;
 
 const trade: fc.Arbitrary<TradeRow> = fc.record({

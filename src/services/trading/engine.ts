@@ -22,7 +22,7 @@ import { isFenceLost } from './persist.ts';
 import { Projector } from './projector.ts';
 import { Publications } from '../publications.ts';
 import { Sequencer } from './sequencer.ts';
-import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload } from './streams.ts';
+import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
 import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 
@@ -126,7 +126,7 @@ export interface EngineDeps {
  */
 export class TradingEngine {
   private readonly balances: BalanceBook;
-  private readonly publications: Publications<OrderEventPayload | FillPayload | PublicTradePayload | BookDeltaPayload>;
+  private readonly publications: Publications<OrderEventPayload | FillPayload | TriggerEventPayload | PublicTradePayload | BookDeltaPayload>;
   private readonly journal: Journal;
   private readonly projector: Projector;
   private readonly sequencer: Sequencer;
@@ -245,14 +245,14 @@ export class TradingEngine {
    * An account's order versions or fills, as they are acknowledged. With `after` (an
    * event's sequence), every later event the journal holds comes first.
    */
-  async subscribe(stream: 'orders' | 'fills', accountPublicId: string, after?: bigint) {
-    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<OrderEventPayload & FillPayload>;
+  async subscribe(stream: 'orders' | 'fills' | 'triggers', accountPublicId: string, after?: bigint) {
+    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<OrderEventPayload & FillPayload & TriggerEventPayload>;
     if (after === undefined) return live;
     return resumeAfter(live, after, {
       lastEntry: () => this.journal.lastSeq,
       firstEntry: () => this.journal.firstSeq(),
       events: async (from, through) => {
-        const out: (OrderEventPayload | FillPayload)[] = [];
+        const out: (OrderEventPayload | FillPayload | TriggerEventPayload)[] = [];
         for (let cursor = from; cursor < through; ) {
           const entries = await this.journal.read(cursor, through, 500);
           if (entries.length === 0) break;
@@ -261,7 +261,7 @@ export class TradingEngine {
           }
           cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
         }
-        return out as (OrderEventPayload & FillPayload)[];
+        return out as (OrderEventPayload & FillPayload & TriggerEventPayload)[];
       },
     });
   }
@@ -471,9 +471,10 @@ export class TradingEngine {
     if (ws.isEmpty) return;
     const seq = await this.journal.append(ws, new Date(deadline));
     this.projector.enqueue({ seq, ws });
-    const { orders, fills } = entryEvents(seq, ws, this.symbolOf);
+    const { orders, fills, triggers } = entryEvents(seq, ws, this.symbolOf);
     for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);
     for (const e of fills) this.publications.publish(`${this.deps.topicPrefix}fills:${e.accountPublicId}`, e);
+    for (const e of triggers) this.publications.publish(`${this.deps.topicPrefix}triggers:${e.accountPublicId}`, e);
   }
 
   /** Brings the read tables up to the end of the journal: memory is rebuilt from them. */
@@ -1101,7 +1102,11 @@ export class TradingEngine {
   }
 
   private triggerEvent(ws: WriteSet, row: TriggerRow, eventType: TriggerEventRow['eventType'], tsNs: bigint, extra: Partial<TriggerEventRow> = {}): void {
+    const owner = this.triggers.get(row.id)?.owner;
     ws.triggerEvents.push({
+      triggerPublicId: row.publicId,
+      accountPublicId: owner?.publicId ?? '',
+      childOrderPublicId: null,
       triggerId: row.id,
       eventType,
       triggerType: row.triggerType,
@@ -1120,10 +1125,10 @@ export class TradingEngine {
   /** Ends a trigger: it leaves memory, its row and event record why. */
   private endTrigger(ws: WriteSet, row: TriggerRow, end: Pick<TriggerRow, 'status'> & Partial<Pick<TriggerRow, 'cancelReason' | 'failureReason'>>, now: Date, nowNs: bigint): void {
     Object.assign(row, end, { updatedAt: now, terminalAt: now, version: row.version + 1, ...(end.status === 'COMPLETED' ? { completedAt: now } : {}) });
-    this.triggers.delete(row.id);
     ws.trigger(row);
     const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
+    this.triggers.delete(row.id);
   }
 
   /**
@@ -1159,8 +1164,8 @@ export class TradingEngine {
       const v = validateNewOrder({ order }, market, nowNs);
       const placed = this.placeInJob(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
       const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
-      this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childOrderId: child.id, childSeq });
-      this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childSeq });
+      this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
+      this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       row.cumFilledQty = child.cumQty;
       this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
     } catch (err) {

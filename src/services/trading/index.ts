@@ -9,6 +9,6 @@ export type { TradingEngine } from './engine.ts';
 export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
-export type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload } from './streams.ts';
+export type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
 export { levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, triggerEventView, triggerView, type OrderLike } from './views.ts';
 export type { CreateTriggerInput } from './triggerInput.ts';

@@ -15,7 +15,7 @@ import {
   type EngineFence,
   type SqlType,
 } from './persist.ts';
-import { WriteSet, type LegRow, type OrderVersion, type TransferRow } from './writeSet.ts';
+import { WriteSet, type LegRow, type OrderVersion, type TransferRow, type TriggerEventRow } from './writeSet.ts';
 
 /**
  * The trading journal (docs/scaling.md): each committed group of the engine's work is one
@@ -30,6 +30,7 @@ import { WriteSet, type LegRow, type OrderVersion, type TransferRow } from './wr
  */
 
 const VERSION_COLUMNS: Columns<OrderVersion> = [...(ORDER_COLUMNS as Columns<OrderVersion>), ['accountPublicId', 'text']];
+const EVENT_COLUMNS: Columns<TriggerEventRow> = [...TRIGGER_EVENT_COLUMNS, ['triggerPublicId', 'text'], ['accountPublicId', 'text'], ['childOrderPublicId', 'text']];
 
 const LEG_ROW_COLUMNS: Columns<LegRow> = [
   ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'], ['isDebit', 'boolean'],
@@ -86,7 +87,7 @@ export function encodeEntry(ws: WriteSet): string {
     c: ws.clientOrderIds.map((c) => encodeRow(RESERVATION_COLUMNS, c)),
     ...(ws.switches.size > 0 ? { d: [...ws.switches.values()].map((sw) => encodeRow(SWITCH_COLUMNS, sw)) } : {}),
     ...(ws.triggers.size > 0 ? { g: [...ws.triggers.values()].map((t) => encodeRow(TRIGGER_COLUMNS, t)) } : {}),
-    ...(ws.triggerEvents.length > 0 ? { e: ws.triggerEvents.map((e) => encodeRow(TRIGGER_EVENT_COLUMNS, e)) } : {}),
+    ...(ws.triggerEvents.length > 0 ? { e: ws.triggerEvents.map((e) => encodeRow(EVENT_COLUMNS, e)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -118,7 +119,7 @@ export function decodeEntry(payload: string): WriteSet {
   for (const values of wire.c) ws.clientOrderIds.push(decodeRow(RESERVATION_COLUMNS, values));
   for (const values of wire.d ?? []) ws.switch(decodeRow(SWITCH_COLUMNS, values));
   for (const values of wire.g ?? []) ws.trigger(decodeRow(TRIGGER_COLUMNS, values));
-  for (const values of wire.e ?? []) ws.triggerEvents.push(decodeRow(TRIGGER_EVENT_COLUMNS, values));
+  for (const values of wire.e ?? []) ws.triggerEvents.push(decodeRow(EVENT_COLUMNS, values));
   return ws;
 }
 

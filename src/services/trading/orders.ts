@@ -64,7 +64,7 @@ export function createOrdersService(deps: OrdersDeps) {
      * The caller's order versions or fills, published after commit (GraphQL subscriptions).
      * With `after` (an event's sequence), every later event the journal holds comes first.
      */
-    async subscribe(caller: Caller, stream: 'orders' | 'fills', subaccountId: string | undefined, after?: bigint) {
+    async subscribe(caller: Caller, stream: 'orders' | 'fills' | 'triggers', subaccountId: string | undefined, after?: bigint) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(deps.db, caller, subaccountId);
       return engine.subscribe(stream, account.publicId, after);

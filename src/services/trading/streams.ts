@@ -1,6 +1,6 @@
 import { Repeater } from '@graphql-yoga/subscription';
 import { invalidArgument } from '../../domain/errors.ts';
-import type { OrderVersion, TradeRow, WriteSet } from './writeSet.ts';
+import type { OrderVersion, TradeRow, TriggerEventRow, WriteSet } from './writeSet.ts';
 
 /**
  * The private trading streams (order versions, fills): their payloads, the sequence that
@@ -30,6 +30,13 @@ export interface FillPayload {
   sequence: bigint;
 }
 
+export interface TriggerEventPayload {
+  accountPublicId: string;
+  event: TriggerEventRow;
+  symbol: string;
+  sequence: bigint;
+}
+
 /** Changed price levels of one symbol, absolute quantities (0 = level gone), in sequence. */
 export interface BookDeltaPayload {
   symbol: string;
@@ -47,9 +54,9 @@ export interface PublicTradePayload {
   executedAt: Date;
 }
 
-/** The private events of one journal entry: its order versions, then its fills. */
-export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { orders: OrderEventPayload[]; fills: FillPayload[] } {
-  if (ws.versions.length + ws.trades.length > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
+/** The private events of one journal entry: its order versions, then its fills, then its trigger events. */
+export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { orders: OrderEventPayload[]; fills: FillPayload[]; triggers: TriggerEventPayload[] } {
+  if (ws.versions.length + ws.trades.length + ws.triggerEvents.length > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
   const base = seq << EVENT_BITS;
   const latest = new Map<bigint, OrderVersion>();
   const orders = ws.versions.map((order, i) => {
@@ -61,7 +68,8 @@ export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: numb
     const order = latest.get(trade.orderId) as OrderVersion;
     return { accountPublicId: order.accountPublicId, trade, orderPublicId: order.publicId, symbol: symbolOf(trade.symbolId), sequence: base + BigInt(orders.length + i) };
   });
-  return { orders, fills };
+  const triggers = ws.triggerEvents.map((event, i) => ({ accountPublicId: event.accountPublicId, event, symbol: symbolOf(event.symbolId), sequence: base + BigInt(orders.length + fills.length + i) }));
+  return { orders, fills, triggers };
 }
 
 export interface ReplaySource<T> {

@@ -97,6 +97,10 @@ export interface TriggerEventRow {
   cancelReason: TriggerCancelReason | null;
   failureReason: TriggerFailureReason | null;
   tsNs: bigint;
+  /** Public ids, journaled for the event stream (not columns of the table). */
+  triggerPublicId: string;
+  accountPublicId: string;
+  childOrderPublicId: string | null;
 }
 
 /** An attached-risk leg as submitted: stored now, armed and executed by the trigger engine later. */

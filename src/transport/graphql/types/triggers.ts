@@ -1,4 +1,6 @@
-import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape } from '../../../services/trading/index.ts';
+import type { Market } from '../../../services/markets.ts';
+import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape, type TriggerEventPayload } from '../../../services/trading/index.ts';
+import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { FeeAsset, Side, StpMode } from './trading.ts';
@@ -55,7 +57,7 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
   }),
 });
 
-const TriggerEvent = builder.objectRef<ReturnType<typeof triggerEventView>>('TriggerEvent').implement({
+const TriggerEvent = builder.objectRef<ReturnType<typeof triggerEventView> & { sequence?: bigint }>('TriggerEvent').implement({
   description: 'One transition of a trigger (spec 2.9)',
   fields: (t) => ({
     eventType: t.exposeString('eventType'),
@@ -69,6 +71,7 @@ const TriggerEvent = builder.objectRef<ReturnType<typeof triggerEventView>>('Tri
     cancelReason: t.exposeString('cancelReason'),
     failureReason: t.exposeString('failureReason'),
     tsNs: t.exposeString('tsNs'),
+    sequence: t.field({ type: 'Int64', nullable: true, description: 'Unique and increasing in commit order: resume the triggerEvents subscription after it', resolve: (e) => e.sequence ?? null }),
   }),
 });
 
@@ -154,6 +157,20 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  triggerEvents: t.field({
+    type: TriggerEvent,
+    description: 'Every event of the caller\'s triggers, after it is durable, in commit order',
+    args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
+    subscribe: async (_root, args, ctx) =>
+      guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'triggers', args.subaccountId ?? undefined, args.after ?? undefined)),
+    resolve: (payload, _args, ctx) => {
+      const p = payload as TriggerEventPayload;
+      return { ...triggerEventView(p.event, { publicId: p.event.triggerPublicId }, ctx.services.markets.market(p.symbol) as Market, p.accountPublicId, p.event.childOrderPublicId), sequence: p.sequence };
     },
   }),
 }));
