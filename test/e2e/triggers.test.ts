@@ -212,3 +212,40 @@ describe('the triggerEvents subscription', () => {
     }
   });
 });
+
+describe('pause and resume', () => {
+  it('a paused trigger ignores prices and keeps its funds held; resume re-arms it, refused while the price is through it', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { BTC: '1' });
+      const created = await api(app.url, 'POST', '/v1/triggers', stopLoss('29000', { clientTriggerId: 'p-1' }), owner.auth);
+      const paused = await api(app.url, 'POST', '/v1/triggers/pause', { clientTriggerId: 'p-1' }, owner.auth);
+      expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+      expect(paused.body.trigger).toMatchObject({ status: 'PAUSED', state: { held: '0.1' } });
+      expect((await api(app.url, 'POST', '/v1/triggers/pause', { triggerId: created.body.triggerId }, owner.auth)).body.trigger.status).toBe('PAUSED');
+
+      await printTrade(app.url, '28900');
+      expect((await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, owner.auth)).body.trigger.status).toBe('PAUSED');
+      const early = await api(app.url, 'POST', '/v1/triggers/resume', { triggerId: created.body.triggerId }, owner.auth);
+      expect(early.status).toBe(400);
+      expect(early.body.code).toBe('TRIGGER_WOULD_FIRE_IMMEDIATELY');
+
+      await printTrade(app.url, '30000');
+      const resumed = await api(app.url, 'POST', '/v1/triggers/resume', { triggerId: created.body.triggerId }, owner.auth);
+      expect(resumed.body.trigger).toMatchObject({ status: 'ARMED', state: { held: '0.1' } });
+      const events = (await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}/events`, undefined, owner.auth)).body.events;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['RESUMED', 'PAUSED', 'ARMED', 'CREATED']);
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0.9', held: '0.1' });
+
+      const canceled = await api(app.url, 'POST', '/v1/triggers/cancel', { triggerId: created.body.triggerId }, owner.auth);
+      expect(canceled.body.trigger.status).toBe('CANCELED');
+      const ended = await api(app.url, 'POST', '/v1/triggers/resume', { triggerId: created.body.triggerId }, owner.auth);
+      expect(ended.status).toBe(404);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});

@@ -1027,12 +1027,7 @@ export class TradingEngine {
           if (same) return { row: { ...checkSameTrigger(same.row, spec) }, existing: true };
         }
         const last = this.lastPrice.get(market.symbolId);
-        if (last !== undefined && crosses(spec.triggerDirection, spec.triggerPrice, last)) {
-          throw new ApiError('invalid-argument', `the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
-            code: 'TRIGGER_WOULD_FIRE_IMMEDIATELY',
-            violations: [{ fieldPath: `trigger.${spec.block}.triggerPrice`, message: 'the last price is already at or through it', ruleId: 'would-fire-immediately' }],
-          });
-        }
+        if (last !== undefined && crosses(spec.triggerDirection, spec.triggerPrice, last)) throw wouldFireAtOnce(last, `trigger.${spec.block}.triggerPrice`);
         const { ref, hold } = this.triggerReservation(owner, market, spec.row);
         if (!this.balances.hold(ws, ref, hold)) throw insufficientBalance('trigger.qty');
         const row: TriggerRow = {
@@ -1066,12 +1061,9 @@ export class TradingEngine {
   }
 
   /** Cancels a live trigger of the account (its hold released); 404 when it is not live. */
-  cancelTrigger(accountId: bigint, find: { id?: bigint; clientTriggerId?: string }): Promise<TriggerRow> {
+  cancelTrigger(accountId: bigint, id: bigint): Promise<TriggerRow> {
     return this.sequencer.submit((ws) => {
-      const live = [...this.triggers.values()].find(
-        (t) => t.row.accountId === accountId && (find.id !== undefined ? t.row.id === find.id : t.row.clientTriggerId === find.clientTriggerId),
-      );
-      if (!live) throw new ApiError('not-found', 'no live trigger with that id', { code: 'TRIGGER_NOT_FOUND' });
+      const live = this.liveTrigger(accountId, id);
       const { now, nowNs } = this.jobTime();
       const row = live.row;
       this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
@@ -1079,6 +1071,48 @@ export class TradingEngine {
       this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'USER_REQUEST' }, now, nowNs);
       return { ...row };
     });
+  }
+
+  /** Pauses an armed trigger: it stops watching prices and keeps its funds held. Pausing a paused one changes nothing. */
+  pauseTrigger(accountId: bigint, id: bigint): Promise<TriggerRow> {
+    return this.sequencer.submit((ws) => {
+      const { row } = this.liveTrigger(accountId, id);
+      if (row.status === 'PAUSED') return { ...row };
+      if (row.status !== 'ARMED') throw triggerNotPausable(row.status);
+      const { now, nowNs } = this.jobTime();
+      this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      Object.assign(row, { status: 'PAUSED', updatedAt: now, version: row.version + 1 });
+      ws.trigger(row);
+      this.triggerEvent(ws, row, 'PAUSED', nowNs);
+      return { ...row };
+    });
+  }
+
+  /**
+   * Arms a paused trigger again; refused, and left paused, when the last price is already
+   * at or through it (as on creation). Resuming an armed one changes nothing.
+   */
+  resumeTrigger(accountId: bigint, id: bigint): Promise<TriggerRow> {
+    return this.sequencer.submit((ws) => {
+      const { row } = this.liveTrigger(accountId, id);
+      if (row.status === 'ARMED') return { ...row };
+      if (row.status !== 'PAUSED') throw triggerNotPausable(row.status);
+      const last = this.lastPrice.get(row.symbolId);
+      if (last !== undefined && crosses(row.triggerDirection, row.triggerPrice, last)) throw wouldFireAtOnce(last, 'triggerId');
+      const { now, nowNs } = this.jobTime();
+      this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      Object.assign(row, { status: 'ARMED', armedAt: now, updatedAt: now, version: row.version + 1 });
+      ws.trigger(row);
+      this.triggerEvent(ws, row, 'RESUMED', nowNs);
+      return { ...row };
+    });
+  }
+
+  /** The account's live trigger `id`, or 404. */
+  private liveTrigger(accountId: bigint, id: bigint): { row: TriggerRow; owner: Owner } {
+    const live = this.triggers.get(id);
+    if (!live || live.row.accountId !== accountId) throw new ApiError('not-found', 'no live trigger with that id', { code: 'TRIGGER_NOT_FOUND' });
+    return live;
   }
 
   private bookOf(symbolId: number): TriggerBook {
@@ -1181,7 +1215,7 @@ export class TradingEngine {
   private async loadTriggers(): Promise<void> {
     this.triggerIds = await MonotonicIds.after(this.deps.db, 'Trigger');
     const rows = await this.deps.db.trigger.findMany({
-      where: { status: { in: ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING'] } },
+      where: { status: { in: ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING', 'PAUSED'] } },
       orderBy: { id: 'asc' },
       include: { account: { select: { publicId: true } } },
     });
@@ -1243,6 +1277,18 @@ function failureOf(err: ApiError): TriggerRow['failureReason'] {
   if (err.code === 'INSUFFICIENT_BALANCE') return 'INSUFFICIENT_BALANCE';
   if (/NOTIONAL/.test(err.code ?? '')) return 'MIN_NOTIONAL';
   return 'CHILD_REJECTED';
+}
+
+/** Refused rather than fired silently (Binance's "order would immediately trigger"). */
+function wouldFireAtOnce(last: bigint, fieldPath: string): ApiError {
+  return new ApiError('invalid-argument', `the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
+    code: 'TRIGGER_WOULD_FIRE_IMMEDIATELY',
+    violations: [{ fieldPath, message: 'the last price is already at or through the trigger price', ruleId: 'would-fire-immediately' }],
+  });
+}
+
+function triggerNotPausable(status: string): ApiError {
+  return new ApiError('conflict', `a ${status} trigger cannot be paused or resumed`, { code: 'TRIGGER_NOT_PAUSABLE' });
 }
 
 /** A repeated clientTriggerId must name the same trigger (409 otherwise). */

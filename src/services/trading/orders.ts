@@ -9,6 +9,8 @@ import { cancelOrder } from './commands/cancelOrder.ts';
 import { createOrder } from './commands/createOrder.ts';
 import { cancelTrigger } from './commands/cancelTrigger.ts';
 import { createTrigger } from './commands/createTrigger.ts';
+import { pauseTrigger } from './commands/pauseTrigger.ts';
+import { resumeTrigger } from './commands/resumeTrigger.ts';
 import { fireDeadManSwitches } from './commands/fireDeadManSwitches.ts';
 import { modifyOrder } from './commands/modifyOrder.ts';
 import { replaceOrder } from './commands/replaceOrder.ts';
@@ -56,6 +58,8 @@ export function createOrdersService(deps: OrdersDeps) {
     recentTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
     createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
+    pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
+    resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
     getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),
     listTriggers: (...a: Args<typeof getTriggers>) => getTriggers(ctx, ...a),
     listTriggerEvents: (...a: Args<typeof getTriggerEvents>) => getTriggerEvents(ctx, ...a),

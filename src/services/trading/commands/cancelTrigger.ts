@@ -14,6 +14,6 @@ export async function cancelTrigger(ctx: TradingContext, caller: Caller, input: 
   }
   await ctx.limiter.admit('trading.cancel', { caller, account });
   const found = await findOwnTrigger(ctx, account.id, input);
-  const row = await ctx.engine.cancelTrigger(account.id, { id: found.id });
+  const row = await ctx.engine.cancelTrigger(account.id, found.id);
   return { trigger: row, account: account.publicId, market: ctx.markets.marketById(row.symbolId) as Market };
 }

@@ -6,7 +6,7 @@ import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 
-const STATUSES: TriggerStatus[] = ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
+const STATUSES: TriggerStatus[] = ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
 
 /** Spec 4.6 List Triggers: the account's triggers, newest first, with every filter of the spec. */
 export async function getTriggers(

@@ -159,6 +159,24 @@ builder.mutationFields((t) => ({
       return triggerView(r.trigger, r.market, r.account);
     },
   }),
+  pauseTrigger: t.field({
+    type: Trigger,
+    description: 'Stops an armed trigger watching prices; its funds stay held',
+    args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
+      return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
+  resumeTrigger: t.field({
+    type: Trigger,
+    description: 'Arms a paused trigger again',
+    args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
+      return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
 }));
 
 builder.subscriptionFields((t) => ({

@@ -84,6 +84,23 @@ export function triggerRoutes(s: Services) {
         return { trigger: triggerView(r.trigger, r.market, r.account) };
       },
     }),
+    ...(['pause', 'resume'] as const).map((verb) =>
+      defineRoute({
+        operationId: `${verb}Trigger`,
+        method: 'POST',
+        url: `/v1/triggers/${verb}`,
+        summary:
+          verb === 'pause'
+            ? 'Pause an armed trigger: it stops watching prices, its funds stay held (spec 8)'
+            : 'Arm a paused trigger again; refused while the last price is at or through it (spec 8)',
+        auth: 'caller',
+        body: nameOne,
+        handler: async ({ body }, ctx) => {
+          const r = await (verb === 'pause' ? s.orders.pauseTrigger : s.orders.resumeTrigger)(ctx.caller, body);
+          return { trigger: triggerView(r.trigger, r.market, r.account) };
+        },
+      }),
+    ),
     defineRoute({
       operationId: 'getTrigger',
       method: 'GET',

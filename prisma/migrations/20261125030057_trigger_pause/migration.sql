@@ -1,0 +1,13 @@
+-- AlterEnum
+ALTER TYPE "TriggerStatus" ADD VALUE 'PAUSED';
+
+-- AlterEnum
+-- This migration adds more than one value to an enum.
+-- With PostgreSQL versions 11 and earlier, this is not possible
+-- in a single migration. This can be worked around by creating
+-- multiple migrations, each migration adding only one value to
+-- the enum.
+
+
+ALTER TYPE "TriggerEventType" ADD VALUE 'PAUSED';
+ALTER TYPE "TriggerEventType" ADD VALUE 'RESUMED';
