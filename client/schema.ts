@@ -551,7 +551,7 @@ export interface paths {
         /** The account's triggers, newest first (spec 4.6) */
         get: operations["listTriggers"];
         put?: never;
-        /** Create a standalone trigger: a stop-loss or take-profit, funded and armed on acceptance (spec 4.6) */
+        /** Create a standalone trigger: a stop-loss, take-profit or trailing stop, funded and armed on acceptance (spec 4.6) */
         post: operations["createTrigger"];
         delete?: never;
         options?: never;
@@ -3093,7 +3093,13 @@ export interface operations {
                             };
                         };
                         trailingStop?: {
-                            [key: string]: unknown;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            activationPrice?: string;
+                            trailingDistanceTicks?: string;
+                            trailingDistanceBps?: number;
+                            maxSlippageTicks?: number;
+                            maxSlippageBps?: number;
                         };
                         twap?: {
                             [key: string]: unknown;

@@ -48,7 +48,7 @@ describe('stop-loss and take-profit triggers', () => {
     });
 
     const again = await api(server.url, 'POST', '/v1/triggers', stopLoss('29000', { clientTriggerId: 'sl-1' }), owner.auth);
-    expect(again.body.triggerId).toBe(created.body.triggerId);
+    expect(again.body.triggerId, JSON.stringify(again.body)).toBe(created.body.triggerId);
     const other = await api(server.url, 'POST', '/v1/triggers', stopLoss('28000', { clientTriggerId: 'sl-1' }), owner.auth);
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('CONFLICT_CLIENT_TRIGGER_ID_REUSED');
@@ -243,6 +243,57 @@ describe('pause and resume', () => {
       expect(canceled.body.trigger.status).toBe('CANCELED');
       const ended = await api(app.url, 'POST', '/v1/triggers/resume', { triggerId: created.body.triggerId }, owner.auth);
       expect(ended.status).toBe(404);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('trailing stop', () => {
+  it('follows the peak, never lowers its threshold, and fires its market child on the retrace', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { BTC: '1' });
+      const noRef = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'ETH-USDC', qty: '0.1', trailingStop: { side: 'SELL', trailingDistanceBps: 100 } } }, owner.auth);
+      expect(noRef.status).toBe(400);
+      expect(noRef.body.code).toBe('NO_REFERENCE_PRICE');
+      const both = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.1', trailingStop: { side: 'SELL', trailingDistanceBps: 100, trailingDistanceTicks: '5' } } }, owner.auth);
+      expect(both.status).toBe(400);
+
+      const created = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.1', trailingStop: { side: 'SELL', trailingDistanceBps: 100 } } }, owner.auth);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const get = async () => (await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, owner.auth)).body.trigger;
+      // Active at once from the last price: 30000 less 1%.
+      expect(await get()).toMatchObject({ triggerType: 'TRAILING_STOP', status: 'ARMED', stop: { triggerDirection: 'BELOW', triggerPrice: '29700' }, trailingStop: { side: 'SELL', trailingDistanceBps: 100 }, state: { held: '0.1', trailing: { active: true, peakPrice: '30000', currentThreshold: '29700' } } });
+
+      await printTrade(app.url, '31000');
+      expect((await get()).state.trailing).toEqual({ active: true, peakPrice: '31000', currentThreshold: '30690' });
+      // Falling back, but not by 1%: nothing fires and the threshold stays.
+      await printTrade(app.url, '30800');
+      expect(await get()).toMatchObject({ status: 'ARMED', state: { trailing: { peakPrice: '31000', currentThreshold: '30690' } } });
+
+      const bidder = await trader(app.url, { USDC: '100000' });
+      expect((await placeOrder(app.url, bidder, gtc('BUY', '0.3', '30650'))).status).toBe(200);
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '30650' } })).status).toBe(200);
+      const fired = await get();
+      expect(fired).toMatchObject({ status: 'COMPLETED', state: { firePx: '30650', cumFilledQty: '0.1', held: '0' } });
+      const events = (await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}/events`, undefined, owner.auth)).body.events;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
+      const child = (await api(app.url, 'GET', `/v1/orders/${events[2].childOrderId}`, undefined, owner.auth)).body.order;
+      expect(child).toMatchObject({ status: 'FILLED', marketClientRefPrice: '30690', origin: { scope: 'TRIGGER', triggerType: 'TRAILING_STOP' } });
+
+      // With an activation price it waits: nothing follows below 32000.
+      const waiting = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.1', trailingStop: { side: 'SELL', activationPrice: '32000', trailingDistanceTicks: '10000' } } }, owner.auth);
+      expect((await api(app.url, 'GET', `/v1/triggers/${waiting.body.triggerId}`, undefined, owner.auth)).body.trigger).toMatchObject({ stop: { triggerPrice: '' }, state: { trailing: { active: false, currentThreshold: '' } } });
+      await printTrade(app.url, '32000');
+      const activated = (await api(app.url, 'GET', `/v1/triggers/${waiting.body.triggerId}`, undefined, owner.auth)).body.trigger;
+      expect(activated.state.trailing).toEqual({ active: true, peakPrice: '32000', currentThreshold: '31900' });
+      const activatedEvents = (await api(app.url, 'GET', `/v1/triggers/${waiting.body.triggerId}/events?eventType=THRESHOLD_UPDATED`, undefined, owner.auth)).body.events;
+      expect(activatedEvents).toHaveLength(1);
     } finally {
       await app.close();
       await db.drop();

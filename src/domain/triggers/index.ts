@@ -1,2 +1,3 @@
 export { crosses, directionOf, type Direction, type StopKind } from './stop.ts';
 export { TriggerBook, type ArmedTrigger } from './triggerBook.ts';
+export { INITIAL_TRAILING, distanceAt, onTrailingPrice, worstThreshold, type TrailingParams, type TrailingState } from './trailing.ts';

@@ -13,7 +13,7 @@ import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { OpenOrders } from './openOrders.ts';
-import { TriggerBook, crosses } from '../../domain/triggers/index.ts';
+import { INITIAL_TRAILING, TriggerBook, crosses, onTrailingPrice, worstThreshold, type TrailingParams, type TrailingState } from '../../domain/triggers/index.ts';
 import { formatScaled } from '../../domain/money.ts';
 import { Journal } from './journal.ts';
 import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
@@ -142,6 +142,8 @@ export class TradingEngine {
   private triggers = new Map<bigint, { row: TriggerRow; owner: Owner }>();
   /** Per symbol, the armed price triggers, sorted by how soon a move reaches them. */
   private triggerBooks = new Map<number, TriggerBook>();
+  /** Per symbol, its watching trailing stops: each follows every trade of its symbol. */
+  private trailing = new Map<number, Set<bigint>>();
   /** Per symbol, the price of its last trade: what price triggers watch (LAST_PRICE). */
   private lastPrice = new Map<number, bigint>();
   /** Symbols that traded in the job now running: their triggers are checked after it. */
@@ -1027,11 +1029,23 @@ export class TradingEngine {
           if (same) return { row: { ...checkSameTrigger(same.row, spec) }, existing: true };
         }
         const last = this.lastPrice.get(market.symbolId);
-        if (last !== undefined && crosses(spec.triggerDirection, spec.triggerPrice, last)) throw wouldFireAtOnce(last, `trigger.${spec.block}.triggerPrice`);
-        const { ref, hold } = this.triggerReservation(owner, market, spec.row);
+        let fields: Pick<TriggerRow, 'triggerPrice' | 'state'> = { triggerPrice: spec.triggerPrice, state: '{}' };
+        let holdAt = spec.row;
+        if (spec.trailing) {
+          if (last === undefined && spec.trailing.activationPrice === null) throw noReferencePrice();
+          // Without an activation price it follows from the last price at once.
+          const state = spec.trailing.activationPrice === null ? onTrailingPrice(spec.trailing, INITIAL_TRAILING, last as bigint).state : INITIAL_TRAILING;
+          fields = { triggerPrice: state.threshold ?? 0n, state: trailingStateJson(state) };
+          // A BUY stop's threshold only falls from where it starts: funds are held for that.
+          holdAt = { ...spec.row, triggerPrice: spec.row.side === 'BUY' ? worstThreshold(spec.trailing, last ?? 0n) : 0n };
+        } else if (last !== undefined && crosses(spec.triggerDirection, spec.triggerPrice, last)) {
+          throw wouldFireAtOnce(last, `trigger.${spec.block}.triggerPrice`);
+        }
+        const { ref, hold } = this.triggerReservation(owner, market, holdAt);
         if (!this.balances.hold(ws, ref, hold)) throw insufficientBalance('trigger.qty');
         const row: TriggerRow = {
           ...spec.row,
+          ...fields,
           id: this.triggerIds.take(),
           publicId: newPublicId(),
           accountId: owner.id,
@@ -1051,7 +1065,7 @@ export class TradingEngine {
           terminalAt: null,
         };
         this.triggers.set(row.id, { row, owner });
-        this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+        this.watch(row);
         ws.trigger(row);
         this.triggerEvent(ws, row, 'CREATED', nowNs);
         this.triggerEvent(ws, row, 'ARMED', nowNs);
@@ -1066,7 +1080,7 @@ export class TradingEngine {
       const live = this.liveTrigger(accountId, id);
       const { now, nowNs } = this.jobTime();
       const row = live.row;
-      this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      this.unwatch(row);
       this.releaseTriggerHold(ws, row, live.owner);
       this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'USER_REQUEST' }, now, nowNs);
       return { ...row };
@@ -1080,7 +1094,7 @@ export class TradingEngine {
       if (row.status === 'PAUSED') return { ...row };
       if (row.status !== 'ARMED') throw triggerNotPausable(row.status);
       const { now, nowNs } = this.jobTime();
-      this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      this.unwatch(row);
       Object.assign(row, { status: 'PAUSED', updatedAt: now, version: row.version + 1 });
       ws.trigger(row);
       this.triggerEvent(ws, row, 'PAUSED', nowNs);
@@ -1098,9 +1112,9 @@ export class TradingEngine {
       if (row.status === 'ARMED') return { ...row };
       if (row.status !== 'PAUSED') throw triggerNotPausable(row.status);
       const last = this.lastPrice.get(row.symbolId);
-      if (last !== undefined && crosses(row.triggerDirection, row.triggerPrice, last)) throw wouldFireAtOnce(last, 'triggerId');
+      if (row.triggerType !== 'TRAILING_STOP' && last !== undefined && crosses(row.triggerDirection, row.triggerPrice, last)) throw wouldFireAtOnce(last, 'triggerId');
       const { now, nowNs } = this.jobTime();
-      this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      this.watch(row);
       Object.assign(row, { status: 'ARMED', armedAt: now, updatedAt: now, version: row.version + 1 });
       ws.trigger(row);
       this.triggerEvent(ws, row, 'RESUMED', nowNs);
@@ -1113,6 +1127,46 @@ export class TradingEngine {
     const live = this.triggers.get(id);
     if (!live || live.row.accountId !== accountId) throw new ApiError('not-found', 'no live trigger with that id', { code: 'TRIGGER_NOT_FOUND' });
     return live;
+  }
+
+  /** Starts watching prices for an armed trigger: a stop in its symbol's price book, a trailing stop in its symbol's followers. */
+  private watch(row: TriggerRow): void {
+    if (row.triggerType !== 'TRAILING_STOP') return this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+    let ids = this.trailing.get(row.symbolId);
+    if (!ids) this.trailing.set(row.symbolId, (ids = new Set()));
+    ids.add(row.id);
+  }
+
+  private unwatch(row: TriggerRow): void {
+    if (row.triggerType === 'TRAILING_STOP') this.trailing.get(row.symbolId)?.delete(row.id);
+    else this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+  }
+
+  /** Moves a symbol's trailing stops with a trade at `price`; fires those it reaches. */
+  private followTrailing(ws: WriteSet, symbolId: number, price: bigint): void {
+    const ids = this.trailing.get(symbolId);
+    if (!ids || ids.size === 0) return;
+    const tickSize = (this.deps.markets.marketById(symbolId) as Market).tickSize;
+    for (const id of [...ids]) {
+      const live = this.triggers.get(id);
+      if (!live) continue;
+      const { row } = live;
+      const before = JSON.parse(row.state) as Partial<TrailingStateJson>;
+      const params = trailingParamsOf(row, tickSize);
+      const { state, fire } = onTrailingPrice(params, trailingStateOf(before), price);
+      const json = trailingStateJson(state);
+      if (json !== row.state) {
+        const { now, nowNs } = this.jobTime();
+        const activated = !before.active && state.active;
+        Object.assign(row, { state: json, triggerPrice: state.threshold ?? 0n, updatedAt: now, version: row.version + 1 });
+        ws.trigger(row);
+        if (activated) this.triggerEvent(ws, row, 'THRESHOLD_UPDATED', nowNs);
+      }
+      if (fire) {
+        ids.delete(id);
+        this.fireTrigger(ws, id, price);
+      }
+    }
   }
 
   private bookOf(symbolId: number): TriggerBook {
@@ -1175,6 +1229,7 @@ export class TradingEngine {
       this.priceMoved.clear();
       for (const symbolId of symbols) {
         const price = this.lastPrice.get(symbolId) as bigint;
+        this.followTrailing(ws, symbolId, price);
         const book = this.triggerBooks.get(symbolId);
         if (!book || book.size === 0) continue;
         for (const armed of book.takeCrossed(price)) this.fireTrigger(ws, armed.id, price);
@@ -1224,19 +1279,28 @@ export class TradingEngine {
     );
     const triggers = new Map<bigint, { row: TriggerRow; owner: Owner }>();
     const books = new Map<number, TriggerBook>();
+    const trailing = new Map<number, Set<bigint>>();
     for (const r of rows) {
-      const { account, params: _params, state: _state, parentOrderId: _parent, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
-      const row = { ...rest, heldE18: BigInt(r.heldE18.toFixed(0)) } as TriggerRow;
+      const { account, parentOrderId: _parent, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
+      const row = { ...rest, heldE18: BigInt(r.heldE18.toFixed(0)), triggerPrice: r.triggerPrice ?? 0n, params: JSON.stringify(r.params), state: JSON.stringify(r.state) } as TriggerRow;
       triggers.set(row.id, { row, owner: { id: row.accountId, publicId: account.publicId } });
       let book = books.get(row.symbolId);
       if (!book) books.set(row.symbolId, (book = new TriggerBook()));
-      if (row.status === 'ARMED') book.add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      if (row.status !== 'ARMED') continue;
+      if (row.triggerType === 'TRAILING_STOP') {
+        let ids = trailing.get(row.symbolId);
+        if (!ids) trailing.set(row.symbolId, (ids = new Set()));
+        ids.add(row.id);
+      } else {
+        book.add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+      }
     }
     // A trigger may fire inside any job: its owner's balances and tier must be in memory.
     for (const { row, owner } of triggers.values()) await this.balances.load(this.refsFor([owner.id], this.deps.markets.marketById(row.symbolId) as Market));
     await this.loadTiers([...new Set([...triggers.values()].map((t) => t.owner.id))]);
     this.triggers = triggers;
     this.triggerBooks = books;
+    this.trailing = trailing;
     this.lastPrice = new Map(last.map((l) => [l.symbolId, BigInt(l.price)]));
     this.priceMoved.clear();
   }
@@ -1244,13 +1308,15 @@ export class TradingEngine {
 
 /** A standalone stop-loss or take-profit as the command validated it. */
 export interface TriggerSpec {
-  block: 'stopLoss' | 'takeProfit';
+  block: 'stopLoss' | 'takeProfit' | 'trailingStop';
+  /** Set for a trailing stop. */
+  trailing?: TrailingParams;
   clientTriggerId: string | null;
   triggerDirection: TriggerRow['triggerDirection'];
   triggerPrice: bigint;
   row: Pick<
     TriggerRow,
-    'clientTriggerId' | 'symbolId' | 'triggerType' | 'side' | 'qty' | 'feeAsset' | 'stpMode' | 'triggerDirection' | 'triggerPrice' | 'childKind' | 'childLimitPrice' | 'childPostOnly' | 'maxSlippageTicks' | 'maxSlippageBps'
+    'clientTriggerId' | 'symbolId' | 'triggerType' | 'side' | 'qty' | 'feeAsset' | 'stpMode' | 'triggerDirection' | 'triggerPrice' | 'childKind' | 'childLimitPrice' | 'childPostOnly' | 'maxSlippageTicks' | 'maxSlippageBps' | 'params'
   >;
 }
 
@@ -1279,6 +1345,38 @@ function failureOf(err: ApiError): TriggerRow['failureReason'] {
   return 'CHILD_REJECTED';
 }
 
+/** A trailing stop's runtime state as stored (JSON: prices as decimal strings of Q9). */
+interface TrailingStateJson {
+  active: boolean;
+  extreme: string | null;
+  threshold: string | null;
+}
+
+function trailingStateJson(s: TrailingState): string {
+  return JSON.stringify({ active: s.active, extreme: s.extreme?.toString() ?? null, threshold: s.threshold?.toString() ?? null } satisfies TrailingStateJson);
+}
+
+function trailingStateOf(j: Partial<TrailingStateJson>): TrailingState {
+  return { active: j.active === true, extreme: j.extreme ? BigInt(j.extreme) : null, threshold: j.threshold ? BigInt(j.threshold) : null };
+}
+
+/** A trailing stop's parameters from its row (`params`: activation price and distance). */
+export function trailingParamsOf(row: Pick<TriggerRow, 'side' | 'params'>, tickSize: bigint): TrailingParams {
+  const p = JSON.parse(row.params) as { activationPrice: string | null; trailingDistanceTicks: string | null; trailingDistanceBps: number | null };
+  return {
+    side: row.side,
+    activationPrice: p.activationPrice ? BigInt(p.activationPrice) : null,
+    distance: p.trailingDistanceTicks ? { ticks: BigInt(p.trailingDistanceTicks), tickSize } : { bps: p.trailingDistanceBps as number },
+  };
+}
+
+function noReferencePrice(): ApiError {
+  return new ApiError('invalid-argument', 'no trade has printed in this pair yet: give trailingStop.activationPrice', {
+    code: 'NO_REFERENCE_PRICE',
+    violations: [{ fieldPath: 'trigger.trailingStop.activationPrice', message: 'is required until the pair has traded', ruleId: 'reference-price' }],
+  });
+}
+
 /** Refused rather than fired silently (Binance's "order would immediately trigger"). */
 function wouldFireAtOnce(last: bigint, fieldPath: string): ApiError {
   return new ApiError('invalid-argument', `the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
@@ -1294,7 +1392,9 @@ function triggerNotPausable(status: string): ApiError {
 /** A repeated clientTriggerId must name the same trigger (409 otherwise). */
 export function checkSameTrigger<T extends TriggerSpec['row']>(existing: T, spec: TriggerSpec): T {
   const keys = Object.keys(spec.row) as (keyof TriggerSpec['row'])[];
-  if (keys.some((k) => existing[k] !== spec.row[k])) {
+  // params is JSON: text here, an object when read from the table (jsonb orders keys its own way).
+  const canonical = (v: unknown) => JSON.stringify(Object.entries(typeof v === 'string' ? (JSON.parse(v) as object) : (v as object)).sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (keys.some((k) => (k === 'params' ? canonical(existing[k]) !== canonical(spec.row[k]) : existing[k] !== spec.row[k]))) {
     throw new ApiError('conflict', 'clientTriggerId is already used by a different trigger', { code: 'CONFLICT_CLIENT_TRIGGER_ID_REUSED' });
   }
   return existing;

@@ -1,7 +1,7 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
 
-export type SqlType = 'bigint' | 'int' | 'text' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
+export type SqlType = 'bigint' | 'int' | 'text' | 'jsonb' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
 export type Columns<R> = [keyof R & string, SqlType][];
 
@@ -15,7 +15,7 @@ const ESCAPED = /[\\"]/g;
  * the event loop between the commits.
  */
 function arrayLiteral<R>(rows: R[], column: keyof R, type: SqlType): string {
-  const quoted = type === 'text' || type === 'timestamptz' || type.startsWith('"');
+  const quoted = type === 'text' || type === 'jsonb' || type === 'timestamptz' || type.startsWith('"');
   const boolean = type === 'boolean';
   // The rows of a group mostly share one Date object (the group's clock reading).
   let lastDate: Date | undefined;
@@ -152,11 +152,13 @@ export const TRIGGER_COLUMNS: Columns<TriggerRow> = [
   ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'], ['childPostOnly', 'boolean'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
   ['cumFilledQty', 'bigint'], ['lastChildSeq', 'int'], ['firePx', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['acceptedAtTsNs', 'bigint'],
   ['createdAt', 'timestamptz'], ['updatedAt', 'timestamptz'], ['armedAt', 'timestamptz'], ['completedAt', 'timestamptz'], ['terminalAt', 'timestamptz'],
+  ['params', 'jsonb'], ['state', 'jsonb'],
 ];
 
 /** What can change on a trigger after it was created. */
 const TRIGGER_CHANGE_COLUMNS = [
   'status', 'cancelReason', 'failureReason', 'cumFilledQty', 'lastChildSeq', 'firePx', 'version', 'heldE18', 'updatedAt', 'armedAt', 'completedAt', 'terminalAt',
+  'triggerPrice', 'state',
 ] as const;
 
 export const TRIGGER_EVENT_COLUMNS: Columns<TriggerEventRow> = [

@@ -6,6 +6,7 @@ import type { TriggerSpec } from './engine.ts';
 
 type Child = { marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number }; limit?: { price: string; postOnly?: boolean } };
 type StopBlock = { side: 'BUY' | 'SELL'; triggerPrice: string; child: Child };
+type TrailingBlock = { side: 'BUY' | 'SELL'; activationPrice?: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
 
 /** Spec 4.6 Create Trigger's body (the stop-loss and take-profit strategies). */
 export interface CreateTriggerInput {
@@ -18,7 +19,7 @@ export interface CreateTriggerInput {
     clientTriggerId?: string;
     stopLoss?: StopBlock;
     takeProfit?: StopBlock;
-    trailingStop?: unknown;
+    trailingStop?: TrailingBlock;
     twap?: unknown;
     ladder?: unknown;
   };
@@ -32,12 +33,12 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');
   const block = given[0] as (typeof BLOCKS)[number];
-  if (block !== 'stopLoss' && block !== 'takeProfit') {
-    throw invalidArgument(`trigger.${block}`, 'is not available yet: stopLoss and takeProfit are', 'unsupported-strategy', 'TRIGGER_TYPE_UNSUPPORTED');
+  if (block !== 'stopLoss' && block !== 'takeProfit' && block !== 'trailingStop') {
+    throw invalidArgument(`trigger.${block}`, 'is not available yet: stopLoss, takeProfit and trailingStop are', 'unsupported-strategy', 'TRIGGER_TYPE_UNSUPPORTED');
   }
-  const stop = t[block] as StopBlock;
+  const side = (t[block] as { side: 'BUY' | 'SELL' }).side;
   const feeAsset = t.feeAsset ?? 'QUOTE';
-  if (stop.side === 'SELL' && feeAsset !== 'QUOTE') throw invalidArgument('trigger.feeAsset', 'SELL children pay fees in QUOTE', 'sell-fee-asset');
+  if (side === 'SELL' && feeAsset !== 'QUOTE') throw invalidArgument('trigger.feeAsset', 'SELL children pay fees in QUOTE', 'sell-fee-asset');
   const qty = parseScaled(t.qty, market.baseQuantityScale, 'trigger.qty');
   if (qty < market.minQty) throw invalidArgument('trigger.qty', 'is below the market minimum quantity', 'min-qty');
   const price = (text: string, field: string) => {
@@ -45,6 +46,9 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
     if (p % market.tickSize !== 0n) throw invalidArgument(field, 'is not a multiple of the tick size', 'tick-size');
     return p;
   };
+  const common = { clientTriggerId: t.clientTriggerId ?? null, symbolId: market.symbolId, side, qty, feeAsset, stpMode: t.selfTradePreventionMode ?? 'EXPIRE_MAKER' } as const;
+  if (block === 'trailingStop') return trailingSpec(t.trailingStop as TrailingBlock, market, common, price);
+  const stop = t[block] as StopBlock;
   const triggerPrice = price(stop.triggerPrice, `trigger.${block}.triggerPrice`);
   const child = stop.child;
   if ((child.marketIoc === undefined) === (child.limit === undefined)) {
@@ -69,13 +73,9 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
     triggerDirection,
     triggerPrice,
     row: {
-      clientTriggerId,
-      symbolId: market.symbolId,
+      ...common,
       triggerType,
-      side: stop.side,
-      qty,
-      feeAsset,
-      stpMode: t.selfTradePreventionMode ?? 'EXPIRE_MAKER',
+      params: '{}',
       triggerDirection,
       triggerPrice,
       childKind: child.limit ? 'LIMIT' : 'MARKET_IOC',
@@ -83,6 +83,59 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
       childPostOnly: child.limit?.postOnly === true,
       maxSlippageTicks: m?.maxSlippageTicks ?? null,
       maxSlippageBps: m ? (m.maxSlippageTicks === undefined ? (m.maxSlippageBps ?? null) : null) : null,
+    },
+  };
+}
+
+/** Slippage allowance of a market child: at most one of ticks and bps, each in range. */
+function slippage(field: string, m: { maxSlippageTicks?: number | undefined; maxSlippageBps?: number | undefined }) {
+  if (m.maxSlippageTicks !== undefined && m.maxSlippageBps !== undefined) throw invalidArgument(field, 'give at most one of maxSlippageTicks and maxSlippageBps', 'one-of');
+  if (m.maxSlippageTicks !== undefined && (!Number.isInteger(m.maxSlippageTicks) || m.maxSlippageTicks <= 0)) throw invalidArgument(`${field}.maxSlippageTicks`, 'must be a positive integer', 'positive');
+  if (m.maxSlippageBps !== undefined && (!Number.isInteger(m.maxSlippageBps) || m.maxSlippageBps <= 0 || m.maxSlippageBps > 10_000)) throw invalidArgument(`${field}.maxSlippageBps`, 'must be 1 to 10000', 'range');
+  return { maxSlippageTicks: m.maxSlippageTicks ?? null, maxSlippageBps: m.maxSlippageTicks === undefined ? (m.maxSlippageBps ?? null) : null };
+}
+
+/**
+ * A trailing stop: it follows the peak (SELL) or trough (BUY) once the price reaches its
+ * activation price (or at once without one) and fires a market child on the retrace.
+ */
+function trailingSpec(
+  b: TrailingBlock,
+  market: Market,
+  common: Pick<TriggerSpec['row'], 'clientTriggerId' | 'symbolId' | 'side' | 'qty' | 'feeAsset' | 'stpMode'>,
+  price: (text: string, field: string) => bigint,
+): TriggerSpec {
+  const field = 'trigger.trailingStop';
+  if ((b.trailingDistanceTicks === undefined) === (b.trailingDistanceBps === undefined)) {
+    throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
+  }
+  let ticks: bigint | null = null;
+  if (b.trailingDistanceTicks !== undefined) {
+    if (!/^[1-9][0-9]{0,8}$/.test(b.trailingDistanceTicks)) throw invalidArgument(`${field}.trailingDistanceTicks`, 'must be a whole number of ticks, 1 to 999999999', 'range');
+    ticks = BigInt(b.trailingDistanceTicks);
+  }
+  if (b.trailingDistanceBps !== undefined && (!Number.isInteger(b.trailingDistanceBps) || b.trailingDistanceBps <= 0 || b.trailingDistanceBps >= 10_000)) {
+    throw invalidArgument(`${field}.trailingDistanceBps`, 'must be 1 to 9999', 'range');
+  }
+  const activationPrice = b.activationPrice !== undefined ? price(b.activationPrice, `${field}.activationPrice`) : null;
+  const params = { activationPrice: activationPrice?.toString() ?? null, trailingDistanceTicks: ticks?.toString() ?? null, trailingDistanceBps: b.trailingDistanceBps ?? null };
+  const triggerDirection = b.side === 'SELL' ? 'BELOW' : 'ABOVE';
+  return {
+    block: 'trailingStop',
+    clientTriggerId: common.clientTriggerId,
+    triggerDirection,
+    triggerPrice: 0n,
+    trailing: { side: b.side, activationPrice, distance: ticks !== null ? { ticks, tickSize: market.tickSize } : { bps: b.trailingDistanceBps as number } },
+    row: {
+      ...common,
+      triggerType: 'TRAILING_STOP',
+      triggerDirection,
+      triggerPrice: 0n,
+      childKind: 'MARKET_IOC',
+      childLimitPrice: null,
+      childPostOnly: false,
+      ...slippage(field, b),
+      params: JSON.stringify(params),
     },
   };
 }

@@ -173,7 +173,16 @@ export function transferView({ leg, sourceAccountId, destinationAccountId }: Tra
 }
 
 /** A trigger as the engine keeps it or as stored: both render the same way. */
-export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'triggerPrice'> & { heldE18: Decimalish; triggerDirection: TriggerRow['triggerDirection'] | null; triggerPrice: bigint | null };
+export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'triggerPrice' | 'params' | 'state'> & {
+  heldE18: Decimalish;
+  triggerDirection: TriggerRow['triggerDirection'] | null;
+  triggerPrice: bigint | null;
+  /** JSON text (the engine) or parsed JSON (the table). */
+  params: unknown;
+  state: unknown;
+};
+
+const jsonOf = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : ((v ?? {}) as Record<string, unknown>));
 
 /** Spec 2.8: the trigger, its `stop` condition, its strategy block and its runtime state. */
 export function triggerView(t: TriggerLike, market: Market, subaccountId: string) {
@@ -183,6 +192,17 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
       ? { limit: { price: price(t.childLimitPrice), postOnly: t.childPostOnly } }
       : { marketIoc: { ...(t.maxSlippageTicks !== null ? { maxSlippageTicks: t.maxSlippageTicks } : {}), ...(t.maxSlippageBps !== null ? { maxSlippageBps: t.maxSlippageBps } : {}) } };
   const block = { side: t.side, triggerPrice: price(t.triggerPrice), child };
+  const params = jsonOf(t.params);
+  const state = jsonOf(t.state);
+  const trailing = t.triggerType === 'TRAILING_STOP';
+  const q9 = (v: unknown) => (typeof v === 'string' ? formatScaled(BigInt(v), 9) : '');
+  const trailingBlock = {
+    side: t.side,
+    activationPrice: q9(params.activationPrice),
+    ...(params.trailingDistanceTicks ? { trailingDistanceTicks: String(params.trailingDistanceTicks) } : { trailingDistanceBps: params.trailingDistanceBps as number }),
+    ...(t.maxSlippageTicks !== null ? { maxSlippageTicks: t.maxSlippageTicks } : {}),
+    ...(t.maxSlippageBps !== null ? { maxSlippageBps: t.maxSlippageBps } : {}),
+  };
   return {
     triggerId: t.publicId,
     clientTriggerId: t.clientTriggerId ?? '',
@@ -201,13 +221,23 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     armedAt: t.armedAt?.toISOString() ?? '',
     completedAt: t.completedAt?.toISOString() ?? '',
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
-    stop: { triggerDirection: t.triggerDirection ?? '', triggerPrice: price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
-    ...(t.triggerType === 'STOP_LOSS' ? { stopLoss: block } : { takeProfit: block }),
+    // A trailing stop's trigger price is its current threshold: absent until it is active.
+    stop: { triggerDirection: t.triggerDirection ?? '', triggerPrice: trailing && state.active !== true ? '' : price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
+    ...(trailing ? { trailingStop: trailingBlock } : t.triggerType === 'STOP_LOSS' ? { stopLoss: block } : { takeProfit: block }),
     state: {
       firePx: t.firePx !== null ? price(t.firePx) : '',
       cumFilledQty: formatScaled(t.cumFilledQty, market.baseQuantityScale),
       childOrders: t.lastChildSeq,
       held: formatScaled(decimalToBigInt(t.heldE18), 18),
+      ...(trailing
+        ? {
+            trailing: {
+              active: state.active === true,
+              ...(t.side === 'SELL' ? { peakPrice: q9(state.extreme) } : { troughPrice: q9(state.extreme) }),
+              currentThreshold: q9(state.threshold),
+            },
+          }
+        : {}),
     },
     version: t.version,
   };

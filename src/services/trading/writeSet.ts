@@ -82,6 +82,10 @@ export interface TriggerRow {
   armedAt: Date | null;
   completedAt: Date | null;
   terminalAt: Date | null;
+  /** Strategy parameters as JSON text (trailing: activation and distance). */
+  params: string;
+  /** Runtime state as JSON text (trailing: active, peak or trough, threshold). */
+  state: string;
 }
 
 /** One transition of a trigger (spec 2.9): appended, never changed. */

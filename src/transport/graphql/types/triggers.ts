@@ -24,9 +24,35 @@ const TriggerStopBlock = builder.objectRef<BlockShape>('TriggerStopBlock').imple
 const TriggerStop = builder.objectRef<TriggerShape['stop']>('TriggerStop').implement({
   fields: (t) => ({ triggerDirection: t.exposeString('triggerDirection'), triggerPrice: t.exposeString('triggerPrice'), triggerPriceSource: t.exposeString('triggerPriceSource') }),
 });
-const TriggerState = builder.objectRef<TriggerShape['state']>('TriggerState').implement({
+type TrailingStateShape = { active: boolean; peakPrice?: string; troughPrice?: string; currentThreshold: string };
+const TrailingState = builder.objectRef<TrailingStateShape>('TrailingStopState').implement({
+  fields: (t) => ({
+    active: t.exposeBoolean('active'),
+    peakPrice: t.string({ nullable: true, description: 'SELL trailing stops: the highest price since activation', resolve: (s) => s.peakPrice ?? null }),
+    troughPrice: t.string({ nullable: true, description: 'BUY trailing stops: the lowest price since activation', resolve: (s) => s.troughPrice ?? null }),
+    currentThreshold: t.exposeString('currentThreshold'),
+  }),
+});
+const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: TrailingStateShape }>('TriggerState').implement({
   description: 'Runtime state: the price that fired it, what its children filled, how many it placed, what it holds',
-  fields: (t) => ({ firePx: t.exposeString('firePx'), cumFilledQty: t.exposeString('cumFilledQty'), childOrders: t.exposeInt('childOrders'), held: t.exposeString('held') }),
+  fields: (t) => ({
+    firePx: t.exposeString('firePx'),
+    cumFilledQty: t.exposeString('cumFilledQty'),
+    childOrders: t.exposeInt('childOrders'),
+    held: t.exposeString('held'),
+    trailing: t.field({ type: TrailingState, nullable: true, resolve: (s) => s.trailing ?? null }),
+  }),
+});
+type TrailingBlockShape = { side: string; activationPrice: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
+const TrailingStopBlock = builder.objectRef<TrailingBlockShape>('TrailingStopBlock').implement({
+  fields: (t) => ({
+    side: t.exposeString('side'),
+    activationPrice: t.exposeString('activationPrice'),
+    trailingDistanceTicks: t.string({ nullable: true, resolve: (b) => b.trailingDistanceTicks ?? null }),
+    trailingDistanceBps: t.int({ nullable: true, resolve: (b) => b.trailingDistanceBps ?? null }),
+    maxSlippageTicks: t.int({ nullable: true, resolve: (b) => b.maxSlippageTicks ?? null }),
+    maxSlippageBps: t.int({ nullable: true, resolve: (b) => b.maxSlippageBps ?? null }),
+  }),
 });
 const block = (tr: TriggerShape, key: 'stopLoss' | 'takeProfit') => ((tr as Partial<Record<typeof key, BlockShape>>)[key] as BlockShape | undefined) ?? null;
 
@@ -52,6 +78,7 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
     stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
     stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
     takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
+    trailingStop: t.field({ type: TrailingStopBlock, nullable: true, resolve: (tr) => ((tr as { trailingStop?: TrailingBlockShape }).trailingStop ?? null) }),
     state: t.field({ type: TriggerState, resolve: (tr) => tr.state }),
     version: t.exposeInt('version'),
   }),
@@ -102,6 +129,19 @@ const TriggerInput = builder.inputType('TriggerInput', {
     clientTriggerId: t.string(),
     stopLoss: t.field({ type: StopBlockInput }),
     takeProfit: t.field({ type: StopBlockInput }),
+    trailingStop: t.field({
+      type: builder.inputType('TrailingStopBlockInput', {
+        description: 'Exactly one of trailingDistanceTicks and trailingDistanceBps; at most one of maxSlippageTicks and maxSlippageBps',
+        fields: (f) => ({
+          side: f.field({ type: Side, required: true }),
+          activationPrice: f.string(),
+          trailingDistanceTicks: f.string(),
+          trailingDistanceBps: f.int(),
+          maxSlippageTicks: f.int(),
+          maxSlippageBps: f.int(),
+        }),
+      }),
+    }),
   }),
 });
 

@@ -20,7 +20,16 @@ const triggerBody = z.strictObject({
   clientTriggerId: z.string().min(1).max(64).regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII' }).optional(),
   stopLoss: stopBlock.optional(),
   takeProfit: stopBlock.optional(),
-  trailingStop: later,
+  trailingStop: z
+    .strictObject({
+      side: z.enum(['BUY', 'SELL']),
+      activationPrice: decimal.optional(),
+      trailingDistanceTicks: z.string().max(20).optional(),
+      trailingDistanceBps: int32().optional(),
+      maxSlippageTicks: int32().optional(),
+      maxSlippageBps: int32().optional(),
+    })
+    .optional(),
   twap: later,
   ladder: later,
 });
@@ -34,12 +43,13 @@ export function triggerRoutes(s: Services) {
       operationId: 'createTrigger',
       method: 'POST',
       url: '/v1/triggers',
-      summary: 'Create a standalone trigger: a stop-loss or take-profit, funded and armed on acceptance (spec 4.6)',
+      summary: 'Create a standalone trigger: a stop-loss, take-profit or trailing stop, funded and armed on acceptance (spec 4.6)',
       auth: 'caller',
       body: z.strictObject({ subaccountId: z.string().max(64).optional(), trigger: triggerBody }),
       examples: {
         stopLoss: { summary: 'Sell 0.5 BTC at market if BTC-USDC trades at or below 25000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', clientTriggerId: 'sl-1', stopLoss: { side: 'SELL', triggerPrice: '25000', child: { marketIoc: { maxSlippageBps: 100 } } } } } },
         takeProfit: { summary: 'Sell 0.5 BTC with a limit at 36000 once BTC-USDC trades at or above 35000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', takeProfit: { side: 'SELL', triggerPrice: '35000', child: { limit: { price: '36000' } } } } } },
+        trailingStop: { summary: 'Once BTC-USDC reaches 32000, sell 0.5 BTC at market when it falls 2% from its highest since', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', trailingStop: { side: 'SELL', activationPrice: '32000', trailingDistanceBps: 200, maxSlippageBps: 100 } } } },
       },
       handler: async ({ body }, ctx) => {
         const r = await s.orders.createTrigger(ctx.caller, body);
