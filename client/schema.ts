@@ -3102,7 +3102,13 @@ export interface operations {
                             maxSlippageBps?: number;
                         };
                         twap?: {
-                            [key: string]: unknown;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            durationMs: number;
+                            intervalMs: number;
+                            limitPrice?: string;
+                            maxAdverseBps?: number;
+                            maxAdverseTicks?: string;
                         };
                         ladder?: {
                             [key: string]: unknown;

@@ -141,6 +141,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     void Promise.all([
       services.orders.engine.expireDue().catch(failed('GTD expiry')),
       services.orders.fireDeadManSwitches().catch(failed('dead-man switch check')),
+      services.orders.engine.runDueTwaps().catch(failed('TWAP slices')),
       services.orders.engine.prune().catch(failed('client order id pruning')),
     ]).finally(() => (sweeping = false));
   }, TRADING_TIMER_MS);

@@ -4,6 +4,7 @@ import { api, type SignedIn } from '../helpers/auth.ts';
 import { collect, gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 let server: RunningApp;
 beforeAll(async () => {
@@ -294,6 +295,75 @@ describe('trailing stop', () => {
       expect(activated.state.trailing).toEqual({ active: true, peakPrice: '32000', currentThreshold: '31900' });
       const activatedEvents = (await api(app.url, 'GET', `/v1/triggers/${waiting.body.triggerId}/events?eventType=THRESHOLD_UPDATED`, undefined, owner.auth)).body.events;
       expect(activatedEvents).toHaveLength(1);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('TWAP', () => {
+  const twap = (qty: string, durationMs: number, intervalMs: number) => ({ trigger: { symbol: 'BTC-USDC', qty, twap: { side: 'BUY', durationMs, intervalMs, maxAdverseBps: 100 } } });
+
+  it('works its quantity in slices and ends in a distinct state for all, part and none filled', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const buyer = await trader(app.url, { USDC: '100000' });
+      const seller = await trader(app.url, { BTC: '1' });
+      const get = async (id: string) => (await api(app.url, 'GET', `/v1/triggers/${id}`, undefined, buyer.auth)).body.trigger;
+      const ended = (id: string) => pollUntil(async () => ['COMPLETED', 'EXPIRED', 'FAILED'].includes((await get(id)).status), 15_000, 100);
+
+      // All filled: four slices of 0.1 at most 1% above 30000, against a resting ask.
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.4', '30100'))).status).toBe(200);
+      const full = await api(app.url, 'POST', '/v1/triggers', twap('0.4', 2_000, 500), buyer.auth);
+      expect(full.status, JSON.stringify(full.body)).toBe(200);
+      expect(await get(full.body.triggerId)).toMatchObject({ triggerType: 'TWAP', status: 'ARMED', twap: { side: 'BUY', durationMs: 2000, intervalMs: 500, maxAdverseBps: 100 }, state: { twap: { plannedSlices: 4, startPrice: '30000', slicePrice: '30300' } } });
+      await ended(full.body.triggerId);
+      expect(await get(full.body.triggerId)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.4', childOrders: 4, held: '0', twap: { sliceIndex: 4, skippedSlices: 0 } } });
+      const events = (await api(app.url, 'GET', `/v1/triggers/${full.body.triggerId}/events`, undefined, buyer.auth)).body.events;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'CHILD_PLACED', 'CHILD_PLACED', 'CHILD_PLACED', 'ARMED', 'CREATED']);
+      expect(events.filter((e: { eventType: string }) => e.eventType === 'CHILD_PLACED').map((e: { childSeq: number }) => e.childSeq)).toEqual([4, 3, 2, 1]);
+
+      // Part filled: only 0.15 offered within the bound.
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.15', '30100'))).status).toBe(200);
+      const part = await api(app.url, 'POST', '/v1/triggers', twap('0.4', 2_000, 500), buyer.auth);
+      await ended(part.body.triggerId);
+      expect(await get(part.body.triggerId)).toMatchObject({ status: 'EXPIRED', state: { cumFilledQty: '0.15', held: '0' } });
+
+      // None filled: nothing offered within 1% of 30000.
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.4', '31000'))).status).toBe(200);
+      const none = await api(app.url, 'POST', '/v1/triggers', twap('0.4', 1_000, 500), buyer.auth);
+      await ended(none.body.triggerId);
+      expect(await get(none.body.triggerId)).toMatchObject({ status: 'FAILED', failureReason: 'NO_LIQUIDITY', state: { cumFilledQty: '0', held: '0' } });
+      expect((await balancesOf(app.url, buyer))['TRADING:USDC']?.held).toBe('0');
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+
+  it('resumes at the right slice after a restart', async () => {
+    const db = await testDatabase();
+    let app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const buyer = await trader(app.url, { USDC: '100000' });
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.3', '30100'))).status).toBe(200);
+      const created = await api(app.url, 'POST', '/v1/triggers', twap('0.3', 3_000, 1_000), buyer.auth);
+      const get = async (url: string) => (await api(url, 'GET', `/v1/triggers/${created.body.triggerId}`, undefined, buyer.auth)).body.trigger;
+      await pollUntil(async () => (await get(app.url)).state.twap.sliceIndex >= 1, 10_000, 50);
+      await app.app.close();
+
+      app = await startTestApp({ database: db });
+      const after = await get(app.url);
+      expect(after.state.twap.sliceIndex).toBeGreaterThanOrEqual(1);
+      expect(after.state.twap.sliceIndex).toBeLessThan(3);
+      await pollUntil(async () => (await get(app.url)).status === 'COMPLETED', 15_000, 100);
+      // Every slice ran once: three children, 0.3 filled, no slice repeated or lost.
+      expect(await get(app.url)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.3', childOrders: 3, twap: { sliceIndex: 3 } } });
     } finally {
       await app.close();
       await db.drop();

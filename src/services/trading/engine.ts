@@ -13,7 +13,7 @@ import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { OpenOrders } from './openOrders.ts';
-import { INITIAL_TRAILING, TriggerBook, crosses, onTrailingPrice, worstThreshold, type TrailingParams, type TrailingState } from '../../domain/triggers/index.ts';
+import { INITIAL_TRAILING, TriggerBook, crosses, onTrailingPrice, sliceQty, slicePrice, twapOutcome, worstThreshold, type TrailingParams, type TrailingState } from '../../domain/triggers/index.ts';
 import { formatScaled } from '../../domain/money.ts';
 import { Journal } from './journal.ts';
 import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
@@ -144,6 +144,8 @@ export class TradingEngine {
   private triggerBooks = new Map<number, TriggerBook>();
   /** Per symbol, its watching trailing stops: each follows every trade of its symbol. */
   private trailing = new Map<number, Set<bigint>>();
+  /** TWAPs working (not paused): each runs a slice when its time comes. */
+  private twaps = new Set<bigint>();
   /** Per symbol, the price of its last trade: what price triggers watch (LAST_PRICE). */
   private lastPrice = new Map<number, bigint>();
   /** Symbols that traded in the job now running: their triggers are checked after it. */
@@ -1018,11 +1020,12 @@ export class TradingEngine {
    * ends), armed at once. A repeated clientTriggerId with the same trigger answers the
    * existing one; with another, 409.
    */
-  async createTrigger(owner: Owner, market: Market, spec: TriggerSpec): Promise<{ row: TriggerRow; existing: boolean }> {
+  async createTrigger(owner: Owner, market: Market, submitted: TriggerSpec): Promise<{ row: TriggerRow; existing: boolean }> {
     const refs = this.refsFor([owner.id], market);
     return this.sequencer.submitAfter(
       () => Promise.all([this.balances.load(refs), this.loadTiers([owner.id])]),
       (ws) => {
+        let spec = submitted;
         const { now, nowNs } = this.jobTime();
         if (spec.clientTriggerId !== null) {
           const same = [...this.triggers.values()].find((t) => t.row.accountId === owner.id && t.row.clientTriggerId === spec.clientTriggerId);
@@ -1031,8 +1034,15 @@ export class TradingEngine {
         const last = this.lastPrice.get(market.symbolId);
         let fields: Pick<TriggerRow, 'triggerPrice' | 'state'> = { triggerPrice: spec.triggerPrice, state: '{}' };
         let holdAt = spec.row;
-        if (spec.trailing) {
-          if (last === undefined && spec.trailing.activationPrice === null) throw noReferencePrice();
+        if (spec.twap) {
+          if (last === undefined) throw noReferencePrice('trigger.twap');
+          const price = slicePrice(spec.row.side, last, spec.twap.limitPrice, spec.twap.adverse, market.tickSize);
+          const params = { ...JSON.parse(spec.row.params), startPrice: last.toString(), slicePrice: price.toString() };
+          fields = { triggerPrice: price, state: JSON.stringify({ sliceIndex: 0, nextSliceAtTsNs: nowNs.toString(), skippedSlices: 0 }) };
+          spec = { ...spec, row: { ...spec.row, params: JSON.stringify(params) } };
+          holdAt = { ...spec.row, childLimitPrice: price };
+        } else if (spec.trailing) {
+          if (last === undefined && spec.trailing.activationPrice === null) throw noReferencePrice('trigger.trailingStop.activationPrice');
           // Without an activation price it follows from the last price at once.
           const state = spec.trailing.activationPrice === null ? onTrailingPrice(spec.trailing, INITIAL_TRAILING, last as bigint).state : INITIAL_TRAILING;
           fields = { triggerPrice: state.threshold ?? 0n, state: trailingStateJson(state) };
@@ -1112,7 +1122,7 @@ export class TradingEngine {
       if (row.status === 'ARMED') return { ...row };
       if (row.status !== 'PAUSED') throw triggerNotPausable(row.status);
       const last = this.lastPrice.get(row.symbolId);
-      if (row.triggerType !== 'TRAILING_STOP' && last !== undefined && crosses(row.triggerDirection, row.triggerPrice, last)) throw wouldFireAtOnce(last, 'triggerId');
+      if ((row.triggerType === 'STOP_LOSS' || row.triggerType === 'TAKE_PROFIT') && last !== undefined && crosses(row.triggerDirection, row.triggerPrice, last)) throw wouldFireAtOnce(last, 'triggerId');
       const { now, nowNs } = this.jobTime();
       this.watch(row);
       Object.assign(row, { status: 'ARMED', armedAt: now, updatedAt: now, version: row.version + 1 });
@@ -1131,6 +1141,7 @@ export class TradingEngine {
 
   /** Starts watching prices for an armed trigger: a stop in its symbol's price book, a trailing stop in its symbol's followers. */
   private watch(row: TriggerRow): void {
+    if (row.triggerType === 'TWAP') return void this.twaps.add(row.id);
     if (row.triggerType !== 'TRAILING_STOP') return this.bookOf(row.symbolId).add({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
     let ids = this.trailing.get(row.symbolId);
     if (!ids) this.trailing.set(row.symbolId, (ids = new Set()));
@@ -1138,8 +1149,77 @@ export class TradingEngine {
   }
 
   private unwatch(row: TriggerRow): void {
-    if (row.triggerType === 'TRAILING_STOP') this.trailing.get(row.symbolId)?.delete(row.id);
+    if (row.triggerType === 'TWAP') this.twaps.delete(row.id);
+    else if (row.triggerType === 'TRAILING_STOP') this.trailing.get(row.symbolId)?.delete(row.id);
     else this.bookOf(row.symbolId).remove({ id: row.id, direction: row.triggerDirection, triggerPrice: row.triggerPrice });
+  }
+
+  /**
+   * Runs the slices whose time has come (on the sweep timer): one job for all of them, each
+   * slice a limit IOC child bounded by the TWAP's slice price, placed once.
+   */
+  async runDueTwaps(): Promise<number> {
+    const nowNs = this.deps.clock.nowNs();
+    const due = [...this.twaps].filter((id) => {
+      const live = this.triggers.get(id);
+      return live && BigInt((JSON.parse(live.row.state) as { nextSliceAtTsNs: string }).nextSliceAtTsNs) <= nowNs;
+    });
+    if (due.length === 0) return 0;
+    return this.sequencer.submit((ws) => {
+      const { now, nowNs } = this.jobTime();
+      let ran = 0;
+      for (const id of due) {
+        const live = this.triggers.get(id);
+        if (!live || !this.twaps.has(id)) continue;
+        this.runSlice(ws, live, now, nowNs);
+        ran += 1;
+      }
+      return ran;
+    });
+  }
+
+  private runSlice(ws: WriteSet, live: { row: TriggerRow; owner: Owner }, now: Date, nowNs: bigint): void {
+    const { row, owner } = live;
+    const market = this.deps.markets.marketById(row.symbolId) as Market;
+    const params = JSON.parse(row.params) as { intervalMs: number; plannedSlices: number; slicePrice: string };
+    const state = JSON.parse(row.state) as { sliceIndex: number; nextSliceAtTsNs: string; skippedSlices: number };
+    const price = BigInt(params.slicePrice);
+    const remaining = row.qty - row.cumFilledQty;
+    const qty = sliceQty(row.qty, params.plannedSlices, remaining, params.plannedSlices - state.sliceIndex);
+    this.releaseTriggerHold(ws, row, owner);
+    const childSeq = row.lastChildSeq + 1;
+    let filled = 0n;
+    const order: CreateOrderInput['order'] = { symbol: market.symbol, side: row.side, baseQty: formatScaled(qty, market.baseQuantityScale), feeAsset: row.feeAsset, selfTradePreventionMode: row.stpMode, limitIoc: { price: formatScaled(price, 9) } };
+    try {
+      if (qty < market.minQty) throw new ApiError('invalid-argument', 'the slice is below the minimum quantity', { code: 'SLICE_TOO_SMALL' });
+      const v = validateNewOrder({ order }, market, nowNs);
+      const placed = this.placeInJob(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
+      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      filled = child.cumQty;
+      row.lastChildSeq = childSeq;
+      this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // Refused (too small, below the minimum notional, unfunded): its quantity is carried.
+      state.skippedSlices += 1;
+      this.triggerEvent(ws, row, 'SLICE_SKIPPED', nowNs, { childSeq });
+    }
+    state.sliceIndex += 1;
+    state.nextSliceAtTsNs = (BigInt(state.nextSliceAtTsNs) + BigInt(params.intervalMs) * 1_000_000n).toString();
+    Object.assign(row, { cumFilledQty: row.cumFilledQty + filled, state: JSON.stringify(state), updatedAt: now, version: row.version + 1 });
+    const outcome = twapOutcome(row.qty, row.cumFilledQty);
+    if (outcome === 'FILLED') return this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs), void this.twaps.delete(row.id);
+    if (state.sliceIndex >= params.plannedSlices) {
+      this.twaps.delete(row.id);
+      // Partly filled: expired with what it did; nothing filled: failed, for want of liquidity at its price.
+      return this.endTrigger(ws, row, outcome === 'PARTIAL' ? { status: 'EXPIRED' } : { status: 'FAILED', failureReason: 'NO_LIQUIDITY' }, now, nowNs);
+    }
+    // What is left stays held; never more than is there (reservations round up).
+    const { ref, hold } = this.triggerReservation(owner, market, { ...row, qty: row.qty - row.cumFilledQty, childLimitPrice: price });
+    const amount = hold < this.balances.get(ref).available ? hold : this.balances.get(ref).available;
+    if (amount > 0n) this.balances.hold(ws, ref, amount);
+    row.heldE18 = amount;
+    ws.trigger(row);
   }
 
   /** Moves a symbol's trailing stops with a trade at `price`; fires those it reaches. */
@@ -1214,7 +1294,7 @@ export class TradingEngine {
   private endTrigger(ws: WriteSet, row: TriggerRow, end: Pick<TriggerRow, 'status'> & Partial<Pick<TriggerRow, 'cancelReason' | 'failureReason'>>, now: Date, nowNs: bigint): void {
     Object.assign(row, end, { updatedAt: now, terminalAt: now, version: row.version + 1, ...(end.status === 'COMPLETED' ? { completedAt: now } : {}) });
     ws.trigger(row);
-    const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : 'FAILED';
+    const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : end.status === 'EXPIRED' ? 'EXPIRED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
   }
@@ -1280,6 +1360,7 @@ export class TradingEngine {
     const triggers = new Map<bigint, { row: TriggerRow; owner: Owner }>();
     const books = new Map<number, TriggerBook>();
     const trailing = new Map<number, Set<bigint>>();
+    const twaps = new Set<bigint>();
     for (const r of rows) {
       const { account, parentOrderId: _parent, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
       const row = { ...rest, heldE18: BigInt(r.heldE18.toFixed(0)), triggerPrice: r.triggerPrice ?? 0n, params: JSON.stringify(r.params), state: JSON.stringify(r.state) } as TriggerRow;
@@ -1287,7 +1368,9 @@ export class TradingEngine {
       let book = books.get(row.symbolId);
       if (!book) books.set(row.symbolId, (book = new TriggerBook()));
       if (row.status !== 'ARMED') continue;
-      if (row.triggerType === 'TRAILING_STOP') {
+      if (row.triggerType === 'TWAP') {
+        twaps.add(row.id);
+      } else if (row.triggerType === 'TRAILING_STOP') {
         let ids = trailing.get(row.symbolId);
         if (!ids) trailing.set(row.symbolId, (ids = new Set()));
         ids.add(row.id);
@@ -1301,6 +1384,7 @@ export class TradingEngine {
     this.triggers = triggers;
     this.triggerBooks = books;
     this.trailing = trailing;
+    this.twaps = twaps;
     this.lastPrice = new Map(last.map((l) => [l.symbolId, BigInt(l.price)]));
     this.priceMoved.clear();
   }
@@ -1308,9 +1392,11 @@ export class TradingEngine {
 
 /** A standalone stop-loss or take-profit as the command validated it. */
 export interface TriggerSpec {
-  block: 'stopLoss' | 'takeProfit' | 'trailingStop';
+  block: 'stopLoss' | 'takeProfit' | 'trailingStop' | 'twap';
   /** Set for a trailing stop. */
   trailing?: TrailingParams;
+  /** Set for a TWAP: its slice price bounds (the start price is the last price at acceptance). */
+  twap?: { limitPrice: bigint | null; adverse: { bps: number } | { ticks: bigint } };
   clientTriggerId: string | null;
   triggerDirection: TriggerRow['triggerDirection'];
   triggerPrice: bigint;
@@ -1370,10 +1456,10 @@ export function trailingParamsOf(row: Pick<TriggerRow, 'side' | 'params'>, tickS
   };
 }
 
-function noReferencePrice(): ApiError {
-  return new ApiError('invalid-argument', 'no trade has printed in this pair yet: give trailingStop.activationPrice', {
+function noReferencePrice(fieldPath: string): ApiError {
+  return new ApiError('invalid-argument', 'no trade has printed in this pair yet: there is no price to start from', {
     code: 'NO_REFERENCE_PRICE',
-    violations: [{ fieldPath: 'trigger.trailingStop.activationPrice', message: 'is required until the pair has traded', ruleId: 'reference-price' }],
+    violations: [{ fieldPath, message: 'needs a last price, and the pair has not traded yet', ruleId: 'reference-price' }],
   });
 }
 
@@ -1392,9 +1478,11 @@ function triggerNotPausable(status: string): ApiError {
 /** A repeated clientTriggerId must name the same trigger (409 otherwise). */
 export function checkSameTrigger<T extends TriggerSpec['row']>(existing: T, spec: TriggerSpec): T {
   const keys = Object.keys(spec.row) as (keyof TriggerSpec['row'])[];
-  // params is JSON: text here, an object when read from the table (jsonb orders keys its own way).
-  const canonical = (v: unknown) => JSON.stringify(Object.entries(typeof v === 'string' ? (JSON.parse(v) as object) : (v as object)).sort(([a], [b]) => (a < b ? -1 : 1)));
-  if (keys.some((k) => (k === 'params' ? canonical(existing[k]) !== canonical(spec.row[k]) : existing[k] !== spec.row[k]))) {
+  // params is JSON: text here, an object when read from the table; the engine adds to it
+  // what it worked out on acceptance (a TWAP's start price), so the submitted keys decide.
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+  const sameParams = () => Object.entries(json(spec.row.params)).every(([k, v]) => JSON.stringify(json(existing.params)[k]) === JSON.stringify(v));
+  if (keys.some((k) => (k === 'params' ? !sameParams() : existing[k] !== spec.row[k]))) {
     throw new ApiError('conflict', 'clientTriggerId is already used by a different trigger', { code: 'CONFLICT_CLIENT_TRIGGER_ID_REUSED' });
   }
   return existing;

@@ -6,6 +6,7 @@ import type { TriggerSpec } from './engine.ts';
 
 type Child = { marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number }; limit?: { price: string; postOnly?: boolean } };
 type StopBlock = { side: 'BUY' | 'SELL'; triggerPrice: string; child: Child };
+type TwapBlock = { side: 'BUY' | 'SELL'; durationMs: number; intervalMs: number; limitPrice?: string; maxAdverseBps?: number; maxAdverseTicks?: string };
 type TrailingBlock = { side: 'BUY' | 'SELL'; activationPrice?: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
 
 /** Spec 4.6 Create Trigger's body (the stop-loss and take-profit strategies). */
@@ -20,7 +21,7 @@ export interface CreateTriggerInput {
     stopLoss?: StopBlock;
     takeProfit?: StopBlock;
     trailingStop?: TrailingBlock;
-    twap?: unknown;
+    twap?: TwapBlock;
     ladder?: unknown;
   };
 }
@@ -33,8 +34,8 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');
   const block = given[0] as (typeof BLOCKS)[number];
-  if (block !== 'stopLoss' && block !== 'takeProfit' && block !== 'trailingStop') {
-    throw invalidArgument(`trigger.${block}`, 'is not available yet: stopLoss, takeProfit and trailingStop are', 'unsupported-strategy', 'TRIGGER_TYPE_UNSUPPORTED');
+  if (block === 'ladder') {
+    throw invalidArgument(`trigger.${block}`, 'is not available yet: stopLoss, takeProfit, trailingStop and twap are', 'unsupported-strategy', 'TRIGGER_TYPE_UNSUPPORTED');
   }
   const side = (t[block] as { side: 'BUY' | 'SELL' }).side;
   const feeAsset = t.feeAsset ?? 'QUOTE';
@@ -48,6 +49,7 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   };
   const common = { clientTriggerId: t.clientTriggerId ?? null, symbolId: market.symbolId, side, qty, feeAsset, stpMode: t.selfTradePreventionMode ?? 'EXPIRE_MAKER' } as const;
   if (block === 'trailingStop') return trailingSpec(t.trailingStop as TrailingBlock, market, common, price);
+  if (block === 'twap') return twapSpec(t.twap as TwapBlock, common, price);
   const stop = t[block] as StopBlock;
   const triggerPrice = price(stop.triggerPrice, `trigger.${block}.triggerPrice`);
   const child = stop.child;
@@ -135,6 +137,50 @@ function trailingSpec(
       childLimitPrice: null,
       childPostOnly: false,
       ...slippage(field, b),
+      params: JSON.stringify(params),
+    },
+  };
+}
+
+/** Bounds of a TWAP's schedule (recorded in docs/api-decisions.md). */
+export const TWAP_LIMITS = { minDurationMs: 1_000, maxDurationMs: 24 * 3600 * 1000, minIntervalMs: 250, maxSlices: 10_000 } as const;
+
+/**
+ * A TWAP: `qty` worked in slices every `intervalMs` over `durationMs`, each a limit IOC at
+ * a price bounded by `limitPrice` and by the maximum adverse move from the last price when
+ * it was accepted.
+ */
+function twapSpec(b: TwapBlock, common: Pick<TriggerSpec['row'], 'clientTriggerId' | 'symbolId' | 'side' | 'qty' | 'feeAsset' | 'stpMode'>, price: (text: string, field: string) => bigint): TriggerSpec {
+  const field = 'trigger.twap';
+  const int = (v: number, name: string, min: number, max: number) => {
+    if (!Number.isInteger(v) || v < min || v > max) throw invalidArgument(`${field}.${name}`, `must be a whole number from ${min} to ${max}`, 'range');
+  };
+  int(b.durationMs, 'durationMs', TWAP_LIMITS.minDurationMs, TWAP_LIMITS.maxDurationMs);
+  int(b.intervalMs, 'intervalMs', TWAP_LIMITS.minIntervalMs, b.durationMs);
+  const planned = Math.max(1, Math.floor(b.durationMs / b.intervalMs));
+  if (planned > TWAP_LIMITS.maxSlices) throw invalidArgument(`${field}.intervalMs`, `makes more than ${TWAP_LIMITS.maxSlices} slices`, 'range');
+  if ((b.maxAdverseBps === undefined) === (b.maxAdverseTicks === undefined)) throw invalidArgument(field, 'exactly one of maxAdverseBps and maxAdverseTicks is required', 'one-of');
+  if (b.maxAdverseBps !== undefined) int(b.maxAdverseBps, 'maxAdverseBps', 1, 9_999);
+  if (b.maxAdverseTicks !== undefined && !/^[1-9][0-9]{0,8}$/.test(b.maxAdverseTicks)) throw invalidArgument(`${field}.maxAdverseTicks`, 'must be a whole number of ticks, 1 to 999999999', 'range');
+  const limitPrice = b.limitPrice !== undefined ? price(b.limitPrice, `${field}.limitPrice`) : null;
+  const adverse = b.maxAdverseBps !== undefined ? { bps: b.maxAdverseBps } : { ticks: BigInt(b.maxAdverseTicks as string) };
+  const params = { durationMs: b.durationMs, intervalMs: b.intervalMs, plannedSlices: planned, limitPrice: limitPrice?.toString() ?? null, maxAdverseBps: b.maxAdverseBps ?? null, maxAdverseTicks: b.maxAdverseTicks ?? null };
+  return {
+    block: 'twap',
+    clientTriggerId: common.clientTriggerId,
+    triggerDirection: b.side === 'BUY' ? 'ABOVE' : 'BELOW',
+    triggerPrice: 0n,
+    twap: { limitPrice, adverse },
+    row: {
+      ...common,
+      triggerType: 'TWAP',
+      triggerDirection: b.side === 'BUY' ? 'ABOVE' : 'BELOW',
+      triggerPrice: 0n,
+      childKind: 'LIMIT',
+      childLimitPrice: null,
+      childPostOnly: false,
+      maxSlippageTicks: null,
+      maxSlippageBps: null,
       params: JSON.stringify(params),
     },
   };

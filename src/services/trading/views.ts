@@ -195,6 +195,7 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
   const params = jsonOf(t.params);
   const state = jsonOf(t.state);
   const trailing = t.triggerType === 'TRAILING_STOP';
+  const twap = t.triggerType === 'TWAP';
   const q9 = (v: unknown) => (typeof v === 'string' ? formatScaled(BigInt(v), 9) : '');
   const trailingBlock = {
     side: t.side,
@@ -222,13 +223,42 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     completedAt: t.completedAt?.toISOString() ?? '',
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
     // A trailing stop's trigger price is its current threshold: absent until it is active.
-    stop: { triggerDirection: t.triggerDirection ?? '', triggerPrice: trailing && state.active !== true ? '' : price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
-    ...(trailing ? { trailingStop: trailingBlock } : t.triggerType === 'STOP_LOSS' ? { stopLoss: block } : { takeProfit: block }),
+    // A TWAP has no price condition; a trailing stop's trigger price is its current threshold, absent until active.
+    stop: twap
+      ? { triggerDirection: '', triggerPrice: '', triggerPriceSource: 'LAST_PRICE' as const }
+      : { triggerDirection: t.triggerDirection ?? '', triggerPrice: trailing && state.active !== true ? '' : price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
+    ...(twap
+      ? {
+          twap: {
+            side: t.side,
+            durationMs: params.durationMs as number,
+            intervalMs: params.intervalMs as number,
+            limitPrice: q9(params.limitPrice),
+            ...(params.maxAdverseBps !== null ? { maxAdverseBps: params.maxAdverseBps as number } : { maxAdverseTicks: String(params.maxAdverseTicks) }),
+          },
+        }
+      : trailing
+        ? { trailingStop: trailingBlock }
+        : t.triggerType === 'STOP_LOSS'
+          ? { stopLoss: block }
+          : { takeProfit: block }),
     state: {
       firePx: t.firePx !== null ? price(t.firePx) : '',
       cumFilledQty: formatScaled(t.cumFilledQty, market.baseQuantityScale),
       childOrders: t.lastChildSeq,
       held: formatScaled(decimalToBigInt(t.heldE18), 18),
+      ...(twap
+        ? {
+            twap: {
+              sliceIndex: state.sliceIndex as number,
+              plannedSlices: params.plannedSlices as number,
+              skippedSlices: state.skippedSlices as number,
+              startPrice: q9(params.startPrice),
+              slicePrice: q9(params.slicePrice),
+              nextSliceAtTsNs: t.terminalAt ? '' : String(state.nextSliceAtTsNs),
+            },
+          }
+        : {}),
       ...(trailing
         ? {
             trailing: {

@@ -33,7 +33,29 @@ const TrailingState = builder.objectRef<TrailingStateShape>('TrailingStopState')
     currentThreshold: t.exposeString('currentThreshold'),
   }),
 });
-const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: TrailingStateShape }>('TriggerState').implement({
+type TwapStateShape = { sliceIndex: number; plannedSlices: number; skippedSlices: number; startPrice: string; slicePrice: string; nextSliceAtTsNs: string };
+const TwapState = builder.objectRef<TwapStateShape>('TwapState').implement({
+  fields: (t) => ({
+    sliceIndex: t.exposeInt('sliceIndex', { description: 'The next slice, zero-based' }),
+    plannedSlices: t.exposeInt('plannedSlices'),
+    skippedSlices: t.exposeInt('skippedSlices'),
+    startPrice: t.exposeString('startPrice'),
+    slicePrice: t.exposeString('slicePrice'),
+    nextSliceAtTsNs: t.exposeString('nextSliceAtTsNs'),
+  }),
+});
+type TwapBlockShape = { side: string; durationMs: number; intervalMs: number; limitPrice: string; maxAdverseBps?: number; maxAdverseTicks?: string };
+const TwapBlock = builder.objectRef<TwapBlockShape>('TwapBlock').implement({
+  fields: (t) => ({
+    side: t.exposeString('side'),
+    durationMs: t.exposeInt('durationMs'),
+    intervalMs: t.exposeInt('intervalMs'),
+    limitPrice: t.exposeString('limitPrice'),
+    maxAdverseBps: t.int({ nullable: true, resolve: (b) => b.maxAdverseBps ?? null }),
+    maxAdverseTicks: t.string({ nullable: true, resolve: (b) => b.maxAdverseTicks ?? null }),
+  }),
+});
+const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: TrailingStateShape; twap?: TwapStateShape }>('TriggerState').implement({
   description: 'Runtime state: the price that fired it, what its children filled, how many it placed, what it holds',
   fields: (t) => ({
     firePx: t.exposeString('firePx'),
@@ -41,6 +63,7 @@ const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: Trai
     childOrders: t.exposeInt('childOrders'),
     held: t.exposeString('held'),
     trailing: t.field({ type: TrailingState, nullable: true, resolve: (s) => s.trailing ?? null }),
+    twap: t.field({ type: TwapState, nullable: true, resolve: (s) => s.twap ?? null }),
   }),
 });
 type TrailingBlockShape = { side: string; activationPrice: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
@@ -78,6 +101,7 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
     stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
     stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
     takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
+    twap: t.field({ type: TwapBlock, nullable: true, resolve: (tr) => ((tr as { twap?: TwapBlockShape }).twap ?? null) }),
     trailingStop: t.field({ type: TrailingStopBlock, nullable: true, resolve: (tr) => ((tr as { trailingStop?: TrailingBlockShape }).trailingStop ?? null) }),
     state: t.field({ type: TriggerState, resolve: (tr) => tr.state }),
     version: t.exposeInt('version'),
@@ -129,6 +153,19 @@ const TriggerInput = builder.inputType('TriggerInput', {
     clientTriggerId: t.string(),
     stopLoss: t.field({ type: StopBlockInput }),
     takeProfit: t.field({ type: StopBlockInput }),
+    twap: t.field({
+      type: builder.inputType('TwapBlockInput', {
+        description: 'Exactly one of maxAdverseBps and maxAdverseTicks',
+        fields: (f) => ({
+          side: f.field({ type: Side, required: true }),
+          durationMs: f.int({ required: true }),
+          intervalMs: f.int({ required: true }),
+          limitPrice: f.string(),
+          maxAdverseBps: f.int(),
+          maxAdverseTicks: f.string(),
+        }),
+      }),
+    }),
     trailingStop: t.field({
       type: builder.inputType('TrailingStopBlockInput', {
         description: 'Exactly one of trailingDistanceTicks and trailingDistanceBps; at most one of maxSlippageTicks and maxSlippageBps',

@@ -30,7 +30,16 @@ const triggerBody = z.strictObject({
       maxSlippageBps: int32().optional(),
     })
     .optional(),
-  twap: later,
+  twap: z
+    .strictObject({
+      side: z.enum(['BUY', 'SELL']),
+      durationMs: int32(),
+      intervalMs: int32(),
+      limitPrice: decimal.optional(),
+      maxAdverseBps: int32().optional(),
+      maxAdverseTicks: z.string().max(20).optional(),
+    })
+    .optional(),
   ladder: later,
 });
 const TRIGGER_TYPE = z.enum(['STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'TWAP', 'LADDER']);
@@ -49,6 +58,7 @@ export function triggerRoutes(s: Services) {
       examples: {
         stopLoss: { summary: 'Sell 0.5 BTC at market if BTC-USDC trades at or below 25000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', clientTriggerId: 'sl-1', stopLoss: { side: 'SELL', triggerPrice: '25000', child: { marketIoc: { maxSlippageBps: 100 } } } } } },
         takeProfit: { summary: 'Sell 0.5 BTC with a limit at 36000 once BTC-USDC trades at or above 35000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', takeProfit: { side: 'SELL', triggerPrice: '35000', child: { limit: { price: '36000' } } } } } },
+        twap: { summary: 'Buy 2 BTC over 10 minutes in one-minute slices, never above 31000 nor 1% above the price at the start', value: { trigger: { symbol: 'BTC-USDC', qty: '2', twap: { side: 'BUY', durationMs: 600000, intervalMs: 60000, limitPrice: '31000', maxAdverseBps: 100 } } } },
         trailingStop: { summary: 'Once BTC-USDC reaches 32000, sell 0.5 BTC at market when it falls 2% from its highest since', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', trailingStop: { side: 'SELL', activationPrice: '32000', trailingDistanceBps: 200, maxSlippageBps: 100 } } } },
       },
       handler: async ({ body }, ctx) => {
