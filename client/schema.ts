@@ -551,7 +551,7 @@ export interface paths {
         /** The account's triggers, newest first (spec 4.6) */
         get: operations["listTriggers"];
         put?: never;
-        /** Create a standalone trigger: a stop-loss, take-profit or trailing stop, funded and armed on acceptance (spec 4.6) */
+        /** Create a standalone trigger: stop-loss, take-profit, trailing stop, TWAP or ladder, funded on acceptance (spec 4.6) */
         post: operations["createTrigger"];
         delete?: never;
         options?: never;
@@ -3111,7 +3111,14 @@ export interface operations {
                             maxAdverseTicks?: string;
                         };
                         ladder?: {
-                            [key: string]: unknown;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            levels: number;
+                            minPrice: string;
+                            maxPrice: string;
+                            /** @enum {string} */
+                            distribution?: "FLAT" | "ASCENDING" | "DESCENDING";
+                            postOnly?: boolean;
                         };
                     };
                 };

@@ -370,3 +370,53 @@ describe('TWAP', () => {
     }
   });
 });
+
+describe('ladder', () => {
+  it('rests its levels at once, reports the levels with fills, completes when every level has ended, and takes them with it when canceled', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      const buyer = await trader(app.url, { USDC: '100000' });
+      const seller = await trader(app.url, { BTC: '1' });
+      const ladder = (qty: string, levels: number, minPrice: string, maxPrice: string, extra: Record<string, unknown> = {}) => ({ trigger: { symbol: 'BTC-USDC', qty, ladder: { side: 'BUY', levels, minPrice, maxPrice, ...extra } } });
+      const get = async (id: string) => (await api(app.url, 'GET', `/v1/triggers/${id}`, undefined, buyer.auth)).body.trigger;
+
+      const created = await api(app.url, 'POST', '/v1/triggers', ladder('0.5', 5, '29000', '29400'), buyer.auth);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const t = await get(created.body.triggerId);
+      expect(t).toMatchObject({ triggerType: 'LADDER', status: 'RUNNING', ladder: { side: 'BUY', levels: 5, minPrice: '29000', maxPrice: '29400', distribution: 'FLAT', postOnly: true }, state: { childOrders: 5, ladder: { levelsWithFills: 0 } } });
+      expect(t.state.ladder.levels.map((l: { price: string; qty: string }) => [l.price, l.qty])).toEqual([['29000', '0.1'], ['29100', '0.1'], ['29200', '0.1'], ['29300', '0.1'], ['29400', '0.1']]);
+      const children = (await api(app.url, 'GET', `/v1/orders/open?triggerId=${created.body.triggerId}`, undefined, buyer.auth)).body.orders;
+      expect(children).toHaveLength(5);
+      expect(children.every((o: { postOnly: boolean; origin: { scope: string } }) => o.postOnly && o.origin.scope === 'TRIGGER')).toBe(true);
+
+      // A seller takes the top level and half the next.
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.15', limitIoc: { price: '29300' } })).status).toBe(200);
+      expect(await get(created.body.triggerId)).toMatchObject({ status: 'RUNNING', state: { cumFilledQty: '0.15', ladder: { levelsWithFills: 2 } } });
+
+      const canceled = await api(app.url, 'POST', '/v1/triggers/cancel', { triggerId: created.body.triggerId }, buyer.auth);
+      expect(canceled.body.trigger).toMatchObject({ status: 'CANCELED', state: { cumFilledQty: '0.15' } });
+      expect((await api(app.url, 'GET', `/v1/orders/open?triggerId=${created.body.triggerId}`, undefined, buyer.auth)).body.orders).toHaveLength(0);
+      expect((await balancesOf(app.url, buyer))['TRADING:USDC']?.held).toBe('0');
+
+      // Every level filled: completed.
+      const full = await api(app.url, 'POST', '/v1/triggers', ladder('0.2', 2, '28000', '28100', { distribution: 'DESCENDING' }), buyer.auth);
+      // DESCENDING: weights 2 and 1, more at the lower price.
+      expect((await get(full.body.triggerId)).state.ladder.levels.map((l: { qty: string }) => l.qty)).toEqual(['0.133334', '0.066666']);
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.2', limitIoc: { price: '28000' } })).status).toBe(200);
+      expect(await get(full.body.triggerId)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.2', ladder: { levelsWithFills: 2 } } });
+
+      // A level that would take liquidity refuses the whole ladder: nothing is placed or held.
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.1', '27000'))).status).toBe(200);
+      const taking = await api(app.url, 'POST', '/v1/triggers', ladder('0.2', 2, '26900', '27100'), buyer.auth);
+      expect(taking.status).toBe(400);
+      expect(taking.body.code).toBe('POST_ONLY_WOULD_TAKE');
+      expect((await balancesOf(app.url, buyer))['TRADING:USDC']?.held).toBe('0');
+      const tooMany = await api(app.url, 'POST', '/v1/triggers', ladder('0.2', 5, '26000', '26000.02'), buyer.auth);
+      expect(tooMany.status).toBe(400);
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});

@@ -654,6 +654,7 @@ export class TradingEngine {
       row.version += 1;
       // The new version is committed with the group, then streamed from its journal entry.
       ws.order(row);
+      if (row.originTriggerId !== null) this.ladderChildChanged(ws, row, now, nowNs);
       if (!row.isOpen) this.open.delete(id);
     }
     if (changed.size > 0) {
@@ -1034,6 +1035,7 @@ export class TradingEngine {
         const last = this.lastPrice.get(market.symbolId);
         let fields: Pick<TriggerRow, 'triggerPrice' | 'state'> = { triggerPrice: spec.triggerPrice, state: '{}' };
         let holdAt = spec.row;
+        if (spec.ladder) return this.createLadder(ws, owner, market, spec, now, nowNs);
         if (spec.twap) {
           if (last === undefined) throw noReferencePrice('trigger.twap');
           const price = slicePrice(spec.row.side, last, spec.twap.limitPrice, spec.twap.adverse, market.tickSize);
@@ -1093,6 +1095,8 @@ export class TradingEngine {
       this.unwatch(row);
       this.releaseTriggerHold(ws, row, live.owner);
       this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'USER_REQUEST' }, now, nowNs);
+      // A ladder's resting levels go with it (once it has ended, their cancels change it no more).
+      if (row.triggerType === 'LADDER') this.cancelLadderChildren(ws, row, now, nowNs);
       return { ...row };
     });
   }
@@ -1220,6 +1224,87 @@ export class TradingEngine {
     if (amount > 0n) this.balances.hold(ws, ref, amount);
     row.heldE18 = amount;
     ws.trigger(row);
+  }
+
+  /**
+   * Places every level of a ladder in the creating job: all are checked (post-only, sizes,
+   * funds for the whole ladder) before the first is placed, so it is accepted whole or not.
+   */
+  private createLadder(ws: WriteSet, owner: Owner, market: Market, spec: TriggerSpec, now: Date, nowNs: bigint): { row: TriggerRow; existing: boolean } {
+    const { levels, postOnly } = spec.ladder as NonNullable<TriggerSpec['ladder']>;
+    const orders = levels.map((l) => ({
+      symbol: market.symbol,
+      side: spec.row.side,
+      baseQty: formatScaled(l.qty, market.baseQuantityScale),
+      feeAsset: spec.row.feeAsset,
+      selfTradePreventionMode: spec.row.stpMode,
+      limitGtc: { price: formatScaled(l.price, 9), postOnly },
+    }));
+    const checked = orders.map((order) => {
+      const v = validateNewOrder({ order }, market, nowNs);
+      return { order, v, checked: this.checkPlace({ account: owner, market, v, input: { order }, now, nowNs }) };
+    });
+    const need = checked.reduce((a, c) => a + c.checked.hold, 0n);
+    if (this.balances.get((checked[0] as (typeof checked)[number]).checked.holdRef).available < need) throw insufficientBalance('trigger.qty');
+    const row: TriggerRow = {
+      ...spec.row,
+      triggerPrice: 0n,
+      state: '{}',
+      id: this.triggerIds.take(),
+      publicId: newPublicId(),
+      accountId: owner.id,
+      status: 'RUNNING',
+      cancelReason: null,
+      failureReason: null,
+      cumFilledQty: 0n,
+      lastChildSeq: 0,
+      firePx: null,
+      version: 1,
+      heldE18: 0n,
+      acceptedAtTsNs: nowNs,
+      createdAt: now,
+      updatedAt: now,
+      armedAt: now,
+      completedAt: null,
+      terminalAt: null,
+    };
+    this.triggers.set(row.id, { row, owner });
+    this.triggerEvent(ws, row, 'CREATED', nowNs);
+    const children: LadderChild[] = [];
+    for (const [i, c] of checked.entries()) {
+      const placed = this.placeInJob(ws, { account: owner, market, v: c.v, input: { order: c.order }, now, nowNs, origin: { triggerId: row.id, triggerType: 'LADDER', childSeq: i + 1 } }, c.checked);
+      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      children.push({ id: child.id.toString(), orderId: child.publicId, price: (levels[i] as { price: bigint }).price.toString(), qty: (levels[i] as { qty: bigint }).qty.toString(), filledQty: '0', done: false });
+      this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: i + 1 });
+    }
+    Object.assign(row, { state: JSON.stringify({ children }), lastChildSeq: children.length });
+    ws.trigger(row);
+    return { row: { ...row }, existing: false };
+  }
+
+  /** A ladder's child changed (a fill, or its end): the ladder's progress follows; it completes when every child has ended. */
+  private ladderChildChanged(ws: WriteSet, child: OrderRow, now: Date, nowNs: bigint): void {
+    const live = this.triggers.get(child.originTriggerId as bigint);
+    if (!live || live.row.triggerType !== 'LADDER' || live.row.status !== 'RUNNING') return;
+    const { row } = live;
+    const state = JSON.parse(row.state) as { children?: LadderChild[] };
+    const mine = state.children?.find((c) => c.id === child.id.toString());
+    if (!mine) return;
+    mine.filledQty = child.cumQty.toString();
+    mine.done = !child.isOpen;
+    const children = state.children as LadderChild[];
+    Object.assign(row, { state: JSON.stringify(state), cumFilledQty: children.reduce((a, c) => a + BigInt(c.filledQty), 0n), updatedAt: now, version: row.version + 1 });
+    if (!mine.done && child.cumQty > 0n) this.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: child.childSeq });
+    if (children.every((c) => c.done)) return this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+    ws.trigger(row);
+  }
+
+  private cancelLadderChildren(ws: WriteSet, row: TriggerRow, now: Date, nowNs: bigint): void {
+    const market = this.deps.markets.marketById(row.symbolId) as Market;
+    const engine = this.engineOf(market);
+    const children = (JSON.parse(row.state) as { children?: LadderChild[] }).children ?? [];
+    const open = children.map((c) => BigInt(c.id)).filter((id) => this.open.get(id)?.isOpen);
+    this.applyEvents(ws, market, open.flatMap((id) => engine.cancel(id)), nowNs, now, new Set());
   }
 
   /** Moves a symbol's trailing stops with a trade at `price`; fires those it reaches. */
@@ -1392,7 +1477,9 @@ export class TradingEngine {
 
 /** A standalone stop-loss or take-profit as the command validated it. */
 export interface TriggerSpec {
-  block: 'stopLoss' | 'takeProfit' | 'trailingStop' | 'twap';
+  block: 'stopLoss' | 'takeProfit' | 'trailingStop' | 'twap' | 'ladder';
+  /** Set for a ladder: its levels, placed on acceptance. */
+  ladder?: { levels: { price: bigint; qty: bigint }[]; postOnly: boolean };
   /** Set for a trailing stop. */
   trailing?: TrailingParams;
   /** Set for a TWAP: its slice price bounds (the start price is the last price at acceptance). */
@@ -1429,6 +1516,16 @@ function failureOf(err: ApiError): TriggerRow['failureReason'] {
   if (err.code === 'INSUFFICIENT_BALANCE') return 'INSUFFICIENT_BALANCE';
   if (/NOTIONAL/.test(err.code ?? '')) return 'MIN_NOTIONAL';
   return 'CHILD_REJECTED';
+}
+
+/** One level of a ladder as its state keeps it (JSON: ids and amounts as decimal strings). */
+interface LadderChild {
+  id: string;
+  orderId: string;
+  price: string;
+  qty: string;
+  filledQty: string;
+  done: boolean;
 }
 
 /** A trailing stop's runtime state as stored (JSON: prices as decimal strings of Q9). */

@@ -1,4 +1,4 @@
-import { directionOf } from '../../domain/triggers/index.ts';
+import { directionOf, ladderLevels, type Distribution } from '../../domain/triggers/index.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import { parseScaled } from '../../domain/money.ts';
 import type { Market } from '../markets.ts';
@@ -6,6 +6,7 @@ import type { TriggerSpec } from './engine.ts';
 
 type Child = { marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number }; limit?: { price: string; postOnly?: boolean } };
 type StopBlock = { side: 'BUY' | 'SELL'; triggerPrice: string; child: Child };
+type LadderBlock = { side: 'BUY' | 'SELL'; levels: number; minPrice: string; maxPrice: string; distribution?: Distribution; postOnly?: boolean };
 type TwapBlock = { side: 'BUY' | 'SELL'; durationMs: number; intervalMs: number; limitPrice?: string; maxAdverseBps?: number; maxAdverseTicks?: string };
 type TrailingBlock = { side: 'BUY' | 'SELL'; activationPrice?: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
 
@@ -22,7 +23,7 @@ export interface CreateTriggerInput {
     takeProfit?: StopBlock;
     trailingStop?: TrailingBlock;
     twap?: TwapBlock;
-    ladder?: unknown;
+    ladder?: LadderBlock;
   };
 }
 
@@ -34,9 +35,6 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');
   const block = given[0] as (typeof BLOCKS)[number];
-  if (block === 'ladder') {
-    throw invalidArgument(`trigger.${block}`, 'is not available yet: stopLoss, takeProfit, trailingStop and twap are', 'unsupported-strategy', 'TRIGGER_TYPE_UNSUPPORTED');
-  }
   const side = (t[block] as { side: 'BUY' | 'SELL' }).side;
   const feeAsset = t.feeAsset ?? 'QUOTE';
   if (side === 'SELL' && feeAsset !== 'QUOTE') throw invalidArgument('trigger.feeAsset', 'SELL children pay fees in QUOTE', 'sell-fee-asset');
@@ -50,6 +48,7 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const common = { clientTriggerId: t.clientTriggerId ?? null, symbolId: market.symbolId, side, qty, feeAsset, stpMode: t.selfTradePreventionMode ?? 'EXPIRE_MAKER' } as const;
   if (block === 'trailingStop') return trailingSpec(t.trailingStop as TrailingBlock, market, common, price);
   if (block === 'twap') return twapSpec(t.twap as TwapBlock, common, price);
+  if (block === 'ladder') return ladderSpec(t.ladder as LadderBlock, market, common, price);
   const stop = t[block] as StopBlock;
   const triggerPrice = price(stop.triggerPrice, `trigger.${block}.triggerPrice`);
   const child = stop.child;
@@ -179,6 +178,46 @@ function twapSpec(b: TwapBlock, common: Pick<TriggerSpec['row'], 'clientTriggerI
       childKind: 'LIMIT',
       childLimitPrice: null,
       childPostOnly: false,
+      maxSlippageTicks: null,
+      maxSlippageBps: null,
+      params: JSON.stringify(params),
+    },
+  };
+}
+
+/** At most this many levels in one ladder (recorded in docs/api-decisions.md). */
+export const MAX_LADDER_LEVELS = 50;
+
+/**
+ * A ladder: `qty` spread over `levels` post-only limit GTC orders from `minPrice` to
+ * `maxPrice`, sized by `distribution`, all placed on acceptance.
+ */
+function ladderSpec(b: LadderBlock, market: Market, common: Pick<TriggerSpec['row'], 'clientTriggerId' | 'symbolId' | 'side' | 'qty' | 'feeAsset' | 'stpMode'>, price: (text: string, field: string) => bigint): TriggerSpec {
+  const field = 'trigger.ladder';
+  if (!Number.isInteger(b.levels) || b.levels < 1 || b.levels > MAX_LADDER_LEVELS) throw invalidArgument(`${field}.levels`, `must be 1 to ${MAX_LADDER_LEVELS}`, 'range');
+  const min = price(b.minPrice, `${field}.minPrice`);
+  const max = price(b.maxPrice, `${field}.maxPrice`);
+  if (max < min) throw invalidArgument(`${field}.maxPrice`, 'must not be below minPrice', 'range');
+  if ((max - min) / market.tickSize < BigInt(b.levels - 1)) throw invalidArgument(`${field}.levels`, 'the price range holds fewer ticks than levels', 'range');
+  const distribution = b.distribution ?? 'FLAT';
+  const levels = ladderLevels(b.levels, min, max, market.tickSize, common.qty, distribution);
+  if (levels.some((l) => l.qty < market.minQty)) throw invalidArgument('trigger.qty', `is too small for ${b.levels} levels of at least the minimum quantity`, 'min-qty');
+  const postOnly = b.postOnly ?? true;
+  const params = { levels: b.levels, minPrice: min.toString(), maxPrice: max.toString(), distribution, postOnly };
+  return {
+    block: 'ladder',
+    clientTriggerId: common.clientTriggerId,
+    triggerDirection: common.side === 'BUY' ? 'BELOW' : 'ABOVE',
+    triggerPrice: 0n,
+    ladder: { levels, postOnly },
+    row: {
+      ...common,
+      triggerType: 'LADDER',
+      triggerDirection: common.side === 'BUY' ? 'BELOW' : 'ABOVE',
+      triggerPrice: 0n,
+      childKind: 'LIMIT',
+      childLimitPrice: null,
+      childPostOnly: postOnly,
       maxSlippageTicks: null,
       maxSlippageBps: null,
       params: JSON.stringify(params),

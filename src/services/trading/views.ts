@@ -196,6 +196,7 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
   const state = jsonOf(t.state);
   const trailing = t.triggerType === 'TRAILING_STOP';
   const twap = t.triggerType === 'TWAP';
+  const ladder = t.triggerType === 'LADDER';
   const q9 = (v: unknown) => (typeof v === 'string' ? formatScaled(BigInt(v), 9) : '');
   const trailingBlock = {
     side: t.side,
@@ -224,10 +225,21 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
     // A trailing stop's trigger price is its current threshold: absent until it is active.
     // A TWAP has no price condition; a trailing stop's trigger price is its current threshold, absent until active.
-    stop: twap
+    stop: twap || ladder
       ? { triggerDirection: '', triggerPrice: '', triggerPriceSource: 'LAST_PRICE' as const }
       : { triggerDirection: t.triggerDirection ?? '', triggerPrice: trailing && state.active !== true ? '' : price(t.triggerPrice), triggerPriceSource: 'LAST_PRICE' as const },
-    ...(twap
+    ...(ladder
+      ? {
+          ladder: {
+            side: t.side,
+            levels: params.levels as number,
+            minPrice: q9(params.minPrice),
+            maxPrice: q9(params.maxPrice),
+            distribution: params.distribution as string,
+            postOnly: params.postOnly === true,
+          },
+        }
+      : twap
       ? {
           twap: {
             side: t.side,
@@ -247,6 +259,17 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
       cumFilledQty: formatScaled(t.cumFilledQty, market.baseQuantityScale),
       childOrders: t.lastChildSeq,
       held: formatScaled(decimalToBigInt(t.heldE18), 18),
+      ...(ladder
+        ? {
+            ladder: (() => {
+              const children = (state.children ?? []) as { orderId: string; price: string; qty: string; filledQty: string; done: boolean }[];
+              return {
+                levelsWithFills: children.filter((c) => c.filledQty !== '0').length,
+                levels: children.map((c) => ({ orderId: c.orderId, price: q9(c.price), qty: formatScaled(BigInt(c.qty), market.baseQuantityScale), filledQty: formatScaled(BigInt(c.filledQty), market.baseQuantityScale), done: c.done })),
+              };
+            })(),
+          }
+        : {}),
       ...(twap
         ? {
             twap: {

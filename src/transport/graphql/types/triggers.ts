@@ -55,7 +55,26 @@ const TwapBlock = builder.objectRef<TwapBlockShape>('TwapBlock').implement({
     maxAdverseTicks: t.string({ nullable: true, resolve: (b) => b.maxAdverseTicks ?? null }),
   }),
 });
-const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: TrailingStateShape; twap?: TwapStateShape }>('TriggerState').implement({
+type LadderLevelShape = { orderId: string; price: string; qty: string; filledQty: string; done: boolean };
+const LadderLevel = builder.objectRef<LadderLevelShape>('LadderLevel').implement({
+  fields: (t) => ({ orderId: t.exposeString('orderId'), price: t.exposeString('price'), qty: t.exposeString('qty'), filledQty: t.exposeString('filledQty'), done: t.exposeBoolean('done') }),
+});
+type LadderStateShape = { levelsWithFills: number; levels: LadderLevelShape[] };
+const LadderState = builder.objectRef<LadderStateShape>('LadderState').implement({
+  fields: (t) => ({ levelsWithFills: t.exposeInt('levelsWithFills'), levels: t.field({ type: [LadderLevel], resolve: (l) => l.levels }) }),
+});
+type LadderBlockShape = { side: string; levels: number; minPrice: string; maxPrice: string; distribution: string; postOnly: boolean };
+const LadderBlock = builder.objectRef<LadderBlockShape>('LadderBlock').implement({
+  fields: (t) => ({
+    side: t.exposeString('side'),
+    levels: t.exposeInt('levels'),
+    minPrice: t.exposeString('minPrice'),
+    maxPrice: t.exposeString('maxPrice'),
+    distribution: t.exposeString('distribution'),
+    postOnly: t.exposeBoolean('postOnly'),
+  }),
+});
+const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: TrailingStateShape; twap?: TwapStateShape; ladder?: LadderStateShape }>('TriggerState').implement({
   description: 'Runtime state: the price that fired it, what its children filled, how many it placed, what it holds',
   fields: (t) => ({
     firePx: t.exposeString('firePx'),
@@ -64,6 +83,7 @@ const TriggerState = builder.objectRef<TriggerShape['state'] & { trailing?: Trai
     held: t.exposeString('held'),
     trailing: t.field({ type: TrailingState, nullable: true, resolve: (s) => s.trailing ?? null }),
     twap: t.field({ type: TwapState, nullable: true, resolve: (s) => s.twap ?? null }),
+    ladder: t.field({ type: LadderState, nullable: true, resolve: (s) => s.ladder ?? null }),
   }),
 });
 type TrailingBlockShape = { side: string; activationPrice: string; trailingDistanceTicks?: string; trailingDistanceBps?: number; maxSlippageTicks?: number; maxSlippageBps?: number };
@@ -101,6 +121,7 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
     stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
     stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
     takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
+    ladder: t.field({ type: LadderBlock, nullable: true, resolve: (tr) => ((tr as { ladder?: LadderBlockShape }).ladder ?? null) }),
     twap: t.field({ type: TwapBlock, nullable: true, resolve: (tr) => ((tr as { twap?: TwapBlockShape }).twap ?? null) }),
     trailingStop: t.field({ type: TrailingStopBlock, nullable: true, resolve: (tr) => ((tr as { trailingStop?: TrailingBlockShape }).trailingStop ?? null) }),
     state: t.field({ type: TriggerState, resolve: (tr) => tr.state }),
@@ -153,6 +174,18 @@ const TriggerInput = builder.inputType('TriggerInput', {
     clientTriggerId: t.string(),
     stopLoss: t.field({ type: StopBlockInput }),
     takeProfit: t.field({ type: StopBlockInput }),
+    ladder: t.field({
+      type: builder.inputType('LadderBlockInput', {
+        fields: (f) => ({
+          side: f.field({ type: Side, required: true }),
+          levels: f.int({ required: true }),
+          minPrice: f.string({ required: true }),
+          maxPrice: f.string({ required: true }),
+          distribution: f.field({ type: builder.enumType('LadderDistribution', { values: ['FLAT', 'ASCENDING', 'DESCENDING'] as const }) }),
+          postOnly: f.boolean(),
+        }),
+      }),
+    }),
     twap: t.field({
       type: builder.inputType('TwapBlockInput', {
         description: 'Exactly one of maxAdverseBps and maxAdverseTicks',

@@ -10,8 +10,6 @@ const child = z.strictObject({
   limit: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
 });
 const stopBlock = z.strictObject({ side: z.enum(['BUY', 'SELL']), triggerPrice: decimal, child });
-// Named now so a body naming them is refused with a clear error, not as an unknown key.
-const later = z.record(z.string(), z.unknown()).optional();
 const triggerBody = z.strictObject({
   symbol: z.string().max(32),
   qty: decimal,
@@ -40,7 +38,16 @@ const triggerBody = z.strictObject({
       maxAdverseTicks: z.string().max(20).optional(),
     })
     .optional(),
-  ladder: later,
+  ladder: z
+    .strictObject({
+      side: z.enum(['BUY', 'SELL']),
+      levels: int32(),
+      minPrice: decimal,
+      maxPrice: decimal,
+      distribution: z.enum(['FLAT', 'ASCENDING', 'DESCENDING']).optional(),
+      postOnly: z.boolean().optional(),
+    })
+    .optional(),
 });
 const TRIGGER_TYPE = z.enum(['STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'TWAP', 'LADDER']);
 const nameOne = z.strictObject({ triggerId: z.string().max(64).optional(), clientTriggerId: z.string().max(64).optional(), subaccountId: z.string().max(64).optional() });
@@ -52,13 +59,14 @@ export function triggerRoutes(s: Services) {
       operationId: 'createTrigger',
       method: 'POST',
       url: '/v1/triggers',
-      summary: 'Create a standalone trigger: a stop-loss, take-profit or trailing stop, funded and armed on acceptance (spec 4.6)',
+      summary: 'Create a standalone trigger: stop-loss, take-profit, trailing stop, TWAP or ladder, funded on acceptance (spec 4.6)',
       auth: 'caller',
       body: z.strictObject({ subaccountId: z.string().max(64).optional(), trigger: triggerBody }),
       examples: {
         stopLoss: { summary: 'Sell 0.5 BTC at market if BTC-USDC trades at or below 25000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', clientTriggerId: 'sl-1', stopLoss: { side: 'SELL', triggerPrice: '25000', child: { marketIoc: { maxSlippageBps: 100 } } } } } },
         takeProfit: { summary: 'Sell 0.5 BTC with a limit at 36000 once BTC-USDC trades at or above 35000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', takeProfit: { side: 'SELL', triggerPrice: '35000', child: { limit: { price: '36000' } } } } } },
         twap: { summary: 'Buy 2 BTC over 10 minutes in one-minute slices, never above 31000 nor 1% above the price at the start', value: { trigger: { symbol: 'BTC-USDC', qty: '2', twap: { side: 'BUY', durationMs: 600000, intervalMs: 60000, limitPrice: '31000', maxAdverseBps: 100 } } } },
+        ladder: { summary: 'Bid for 1 BTC in 5 post-only levels from 29000 to 29400, more at the lower prices', value: { trigger: { symbol: 'BTC-USDC', qty: '1', ladder: { side: 'BUY', levels: 5, minPrice: '29000', maxPrice: '29400', distribution: 'DESCENDING' } } } },
         trailingStop: { summary: 'Once BTC-USDC reaches 32000, sell 0.5 BTC at market when it falls 2% from its highest since', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', trailingStop: { side: 'SELL', activationPrice: '32000', trailingDistanceBps: 200, maxSlippageBps: 100 } } } },
       },
       handler: async ({ body }, ctx) => {
