@@ -405,7 +405,7 @@ describe('replace', () => {
   });
 });
 
-describe('attached risk (stored now, executed by the trigger engine later)', () => {
+describe('attached risk (stored with the order; executed by triggers, see triggers.test.ts)', () => {
   it('stores the legs with the order and shows their policy and state when asked', async () => {
     const t = await trader(server.url, { USDC: '100000' });
     const attachedRisk = {
@@ -416,6 +416,7 @@ describe('attached risk (stored now, executed by the trigger engine later)', () 
     };
     const r = await placeOrder(server.url, t, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.5', limitGtc: { price: '100' }, attachedRisk });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ stopLossTriggerId: expect.stringMatching(/.+/), takeProfitTriggerId: expect.stringMatching(/.+/), trailingStopTriggerId: expect.stringMatching(/.+/) });
     const plain = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
     expect(plain.body.orders[0]).not.toHaveProperty('attachedRisk');
     // No trigger has created a child order yet: filtering by a trigger id finds nothing.
@@ -426,7 +427,7 @@ describe('attached risk (stored now, executed by the trigger engine later)', () 
       oco: true,
       stopLoss: {
         policy: { triggerPrice: '90', child: { marketIoc: {} } },
-        state: { armedAt: '0', childOrderId: '', status: 'PENDING', terminalAt: '0', triggerId: '' },
+        state: { armedAt: '0', childOrderId: '', status: 'PENDING', terminalAt: '0', triggerId: r.body.stopLossTriggerId },
       },
       takeProfit: {
         policy: { triggerPrice: '120', child: { limit: { price: '119.5', postOnly: true } } },

@@ -420,3 +420,77 @@ describe('ladder', () => {
     }
   });
 });
+
+describe('attached risk', () => {
+  it('arms its legs as the parent fills, resizes them on every fill, keeps them after a partial cancel, and an OCO leg firing cancels its sibling', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { USDC: '100000' });
+      const trigger = async (id: string) => (await api(app.url, 'GET', `/v1/triggers/${id}`, undefined, owner.auth)).body.trigger;
+      const attachedRisk = { oco: true, stopLoss: { triggerPrice: '29000', child: { marketIoc: {} } }, takeProfit: { triggerPrice: '31000', child: { marketIoc: {} } } };
+      const parent = await placeOrder(app.url, owner, { ...gtc('BUY', '0.2', '30000'), attachedRisk });
+      expect(parent.status, JSON.stringify(parent.body)).toBe(200);
+      const { stopLossTriggerId: sl, takeProfitTriggerId: tp } = parent.body;
+      expect(await trigger(sl)).toMatchObject({ status: 'CREATED', triggerType: 'STOP_LOSS', parentOrderId: parent.body.orderId, qty: '0', stopLoss: { side: 'SELL', triggerPrice: '29000' } });
+
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.1', limitIoc: { price: '30000' } })).status).toBe(200);
+      expect(await trigger(sl)).toMatchObject({ status: 'ARMED', qty: '0.1' });
+      expect(await trigger(tp)).toMatchObject({ status: 'ARMED', qty: '0.1' });
+      // The pair shares one hold: the base the parent bought.
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.1' });
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.05', limitIoc: { price: '30000' } })).status).toBe(200);
+      expect(await trigger(sl)).toMatchObject({ status: 'ARMED', qty: '0.15' });
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.15' });
+      const open = (await api(app.url, 'GET', '/v1/orders/open?includeAttachedRiskState=true', undefined, owner.auth)).body.orders;
+      expect(open[0].attachedRisk).toMatchObject({ oco: true, stopLoss: { state: { status: 'ARMED', triggerId: sl } }, takeProfit: { state: { status: 'ARMED', triggerId: tp } } });
+
+      // Canceled after a partial fill: the legs stay, for what was filled.
+      expect((await api(app.url, 'POST', '/v1/orders/cancel', { orderId: parent.body.orderId }, owner.auth)).status).toBe(200);
+      expect(await trigger(sl)).toMatchObject({ status: 'ARMED', qty: '0.15' });
+
+      // The take-profit fires at 31000; its sibling is canceled in the same commit.
+      const bidder = await trader(app.url, { USDC: '100000' });
+      expect((await placeOrder(app.url, bidder, gtc('BUY', '0.3', '30900'))).status).toBe(200);
+      await printTrade(app.url, '31000');
+      expect(await trigger(tp)).toMatchObject({ status: 'COMPLETED', state: { firePx: '31000', cumFilledQty: '0.15' } });
+      expect(await trigger(sl)).toMatchObject({ status: 'CANCELED', cancelReason: 'OCO_SIBLING_FIRED' });
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toBeUndefined();
+
+      // A parent canceled before any fill takes its legs with it.
+      const unfilled = await placeOrder(app.url, owner, { ...gtc('BUY', '0.1', '20000'), attachedRisk: { stopLoss: { triggerPrice: '19000', child: { marketIoc: {} } } } });
+      await api(app.url, 'POST', '/v1/orders/cancel', { orderId: unfilled.body.orderId }, owner.auth);
+      expect(await trigger(unfilled.body.stopLossTriggerId)).toMatchObject({ status: 'CANCELED', cancelReason: 'PARENT_CANCELED' });
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+
+  it('carries the legs of a replaced parent to its next generation in the same commit', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { USDC: '100000' });
+      const parent = await placeOrder(app.url, owner, { ...gtc('BUY', '0.2', '30000'), attachedRisk: { stopLoss: { triggerPrice: '29000', child: { marketIoc: {} } } } });
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.1', limitIoc: { price: '30000' } })).status).toBe(200);
+      const replaced = await api(app.url, 'POST', '/v1/orders/replace', { orderId: parent.body.orderId, order: gtc('BUY', '0.3', '29900') }, owner.auth);
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      const legs = (await api(app.url, 'GET', `/v1/triggers?parentOrderId=${replaced.body.orderId}`, undefined, owner.auth)).body.triggers;
+      expect(legs.map((t: { triggerId: string; status: string; qty: string }) => [t.triggerId, t.status, t.qty])).toEqual([[parent.body.stopLossTriggerId, 'ARMED', '0.1']]);
+      const open = (await api(app.url, 'GET', '/v1/orders/open?includeAttachedRiskState=true', undefined, owner.auth)).body.orders;
+      expect(open.map((o: { orderId: string }) => o.orderId)).toEqual([replaced.body.orderId]);
+      expect(open[0].attachedRisk.stopLoss.state).toMatchObject({ status: 'ARMED', triggerId: parent.body.stopLossTriggerId });
+      // The next generation's fill grows the same leg.
+      expect((await placeOrder(app.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.05', limitIoc: { price: '29900' } })).status).toBe(200);
+      expect((await api(app.url, 'GET', `/v1/triggers/${parent.body.stopLossTriggerId}`, undefined, owner.auth)).body.trigger).toMatchObject({ status: 'ARMED', qty: '0.15' });
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});

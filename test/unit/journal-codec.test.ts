@@ -33,7 +33,7 @@ const trigger: fc.Arbitrary<TriggerRow> = fc.record({
   stpMode: fc.constantFrom('EXPIRE_MAKER', 'NONE'), cancelReason: maybe(fc.constantFrom('USER_REQUEST')), failureReason: maybe(fc.constantFrom('CHILD_REJECTED')),
   triggerDirection: fc.constantFrom('ABOVE', 'BELOW'), triggerPrice: int64, childKind: fc.constantFrom('MARKET_IOC', 'LIMIT'), childLimitPrice: maybe(int64), childPostOnly: fc.boolean(),
   maxSlippageTicks: maybe(fc.integer({ min: 1, max: 1e6 })), maxSlippageBps: maybe(fc.integer({ min: 1, max: 10_000 })), cumFilledQty: int64, lastChildSeq: fc.integer({ min: 0, max: 1e6 }),
-  firePx: maybe(int64), version: fc.integer({ min: 1, max: 1e6 }), heldE18: e18, acceptedAtTsNs: int64, createdAt: date, updatedAt: date, armedAt: maybe(date), completedAt: maybe(date), terminalAt: maybe(date),
+  firePx: maybe(int64), version: fc.integer({ min: 1, max: 1e6 }), heldE18: e18, acceptedAtTsNs: int64, createdAt: date, updatedAt: date, armedAt: maybe(date), completedAt: maybe(date), terminalAt: maybe(date), parentOrderId: maybe(id),
   params: fc.constantFrom('{}', '{"activationPrice":null,"trailingDistanceTicks":"5","trailingDistanceBps":null}'), state: fc.constantFrom('{}', '{"active":true,"extreme":"1","threshold":"0"}'),
 }) as fc.Arbitrary<TriggerRow>;
 

@@ -13,7 +13,7 @@ import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
 import { OpenOrders } from './openOrders.ts';
-import { INITIAL_TRAILING, TriggerBook, crosses, onTrailingPrice, sliceQty, slicePrice, twapOutcome, worstThreshold, type TrailingParams, type TrailingState } from '../../domain/triggers/index.ts';
+import { INITIAL_TRAILING, TriggerBook, crosses, directionOf, onTrailingPrice, sliceQty, slicePrice, twapOutcome, worstThreshold, type TrailingParams, type TrailingState } from '../../domain/triggers/index.ts';
 import { formatScaled } from '../../domain/money.ts';
 import { Journal } from './journal.ts';
 import { validateNewOrder, type CreateOrderInput, type ValidatedOrder } from './orderInput.ts';
@@ -84,6 +84,8 @@ export interface Accepted {
   resolvedBaseQty: bigint;
   submittedMaxQuoteDebit: bigint | undefined;
   market: Market;
+  /** The public ids of the triggers executing its attached-risk legs. */
+  legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>>;
 }
 
 /** What a ledger job may do inside the engine: post transfers and read the balances it loaded. */
@@ -144,6 +146,10 @@ export class TradingEngine {
   private triggerBooks = new Map<number, TriggerBook>();
   /** Per symbol, its watching trailing stops: each follows every trade of its symbol. */
   private trailing = new Map<number, Set<bigint>>();
+  /** Per parent order, the triggers of its attached-risk legs. */
+  private legsByParent = new Map<bigint, bigint[]>();
+  /** Parents (open or not) whose legs are an OCO pair: known after the parent left the book. */
+  private ocoParents = new Set<bigint>();
   /** TWAPs working (not paused): each runs a slice when its time comes. */
   private twaps = new Set<bigint>();
   /** Per symbol, the price of its last trade: what price triggers watch (LAST_PRICE). */
@@ -304,7 +310,9 @@ export class TradingEngine {
       this.open.delete(live.id);
       // The old order leaves its level: the book's totals and delta stream follow.
       this.applyEvents(ws, market, removed, nowNs, now, new Set());
-      return { placed: this.placeInJob(ws, placement, checked) };
+      const placed = this.placeInJob(ws, placement, checked);
+      this.carryLegs(ws, live, placed.orderId, now);
+      return { placed };
     });
     if ('refused' in outcome) throw outcome.refused;
     return outcome.placed;
@@ -655,6 +663,7 @@ export class TradingEngine {
       // The new version is committed with the group, then streamed from its journal entry.
       ws.order(row);
       if (row.originTriggerId !== null) this.ladderChildChanged(ws, row, now, nowNs);
+      if (this.legsByParent.has(row.id)) this.parentChanged(ws, row, now, nowNs);
       if (!row.isOpen) this.open.delete(id);
     }
     if (changed.size > 0) {
@@ -903,7 +912,12 @@ export class TradingEngine {
     };
     this.open.set(id, row);
     ws.newOrders.set(id, row);
-    for (const leg of v.riskLegs) ws.riskLegs.push({ ...leg, orderId: id });
+    const legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> = {};
+    for (const leg of v.riskLegs) {
+      const trigger = this.legTrigger(ws, account, market, row, leg, now, nowNs);
+      ws.riskLegs.push({ ...leg, orderId: id, triggerId: trigger.id });
+      legTriggers[leg.kind === 'STOP_LOSS' ? 'stopLoss' : leg.kind === 'TAKE_PROFIT' ? 'takeProfit' : 'trailingStop'] = trigger.publicId;
+    }
     const events = engine.place({ ...place, orderId: id }, nowNs);
     const rejected = events.find((e) => e.type === 'rejected');
     if (rejected) throw new Error(`engine rejected a validated order: ${rejected.type === 'rejected' ? rejected.reason : ''}`);
@@ -921,6 +935,7 @@ export class TradingEngine {
       resolvedBaseQty: v.qty,
       submittedMaxQuoteDebit: v.maxQuoteDebit,
       market,
+      legTriggers,
     };
   }
 
@@ -1061,6 +1076,7 @@ export class TradingEngine {
           id: this.triggerIds.take(),
           publicId: newPublicId(),
           accountId: owner.id,
+          parentOrderId: null,
           status: 'ARMED',
           cancelReason: null,
           failureReason: null,
@@ -1253,6 +1269,7 @@ export class TradingEngine {
       id: this.triggerIds.take(),
       publicId: newPublicId(),
       accountId: owner.id,
+      parentOrderId: null,
       status: 'RUNNING',
       cancelReason: null,
       failureReason: null,
@@ -1305,6 +1322,151 @@ export class TradingEngine {
     const children = (JSON.parse(row.state) as { children?: LadderChild[] }).children ?? [];
     const open = children.map((c) => BigInt(c.id)).filter((id) => this.open.get(id)?.isOpen);
     this.applyEvents(ws, market, open.flatMap((id) => engine.cancel(id)), nowNs, now, new Set());
+  }
+
+  /**
+   * An attached-risk leg becomes a trigger when its parent is accepted: CREATED, with no
+   * quantity, waiting for the parent to fill (spec 2.7).
+   */
+  private legTrigger(ws: WriteSet, owner: Owner, market: Market, parent: OrderRow, leg: ValidatedOrder['riskLegs'][number], now: Date, nowNs: bigint): TriggerRow {
+    const side = parent.side === 'BUY' ? 'SELL' : 'BUY';
+    const trailing = leg.kind === 'TRAILING_STOP';
+    const row: TriggerRow = {
+      id: this.triggerIds.take(),
+      publicId: newPublicId(),
+      accountId: owner.id,
+      parentOrderId: parent.id,
+      clientTriggerId: null,
+      symbolId: market.symbolId,
+      triggerType: leg.kind,
+      status: 'CREATED',
+      side,
+      qty: 0n,
+      feeAsset: 'QUOTE',
+      stpMode: parent.stpMode,
+      cancelReason: null,
+      failureReason: null,
+      triggerDirection: trailing ? (side === 'SELL' ? 'BELOW' : 'ABOVE') : directionOf(leg.kind as 'STOP_LOSS' | 'TAKE_PROFIT', side),
+      triggerPrice: leg.triggerPrice ?? 0n,
+      childKind: leg.childKind,
+      childLimitPrice: leg.childLimitPrice,
+      childPostOnly: leg.childPostOnly,
+      maxSlippageTicks: leg.maxSlippageTicks,
+      maxSlippageBps: leg.maxSlippageBps,
+      cumFilledQty: 0n,
+      lastChildSeq: 0,
+      firePx: null,
+      version: 1,
+      heldE18: 0n,
+      acceptedAtTsNs: nowNs,
+      createdAt: now,
+      updatedAt: now,
+      armedAt: null,
+      completedAt: null,
+      terminalAt: null,
+      params: trailing
+        ? JSON.stringify({ activationPrice: leg.activationPrice?.toString() ?? null, trailingDistanceTicks: leg.trailingDistanceTicks?.toString() ?? null, trailingDistanceBps: leg.trailingDistanceBps })
+        : '{}',
+      state: '{}',
+    };
+    this.triggers.set(row.id, { row, owner });
+    this.legsByParent.set(parent.id, [...(this.legsByParent.get(parent.id) ?? []), row.id]);
+    if (parent.oco) this.ocoParents.add(parent.id);
+    ws.trigger(row);
+    this.triggerEvent(ws, row, 'CREATED', nowNs);
+    return row;
+  }
+
+  /**
+   * A parent's fill or end reaches its legs: each leg's quantity is what the parent's
+   * lineage has filled (one leg, resized, not one per fill), armed at the first fill and
+   * funded as it grows; a parent that ends with nothing filled takes its legs with it.
+   * A replaced parent hands its legs to its next generation (see `replace`).
+   */
+  private parentChanged(ws: WriteSet, parent: OrderRow, now: Date, nowNs: bigint): void {
+    const ids = this.legsByParent.get(parent.id) as bigint[];
+    const legs = ids.map((id) => this.triggers.get(id)).filter((l): l is { row: TriggerRow; owner: Owner } => l !== undefined && (l.row.status === 'CREATED' || l.row.status === 'ARMED' || l.row.status === 'PAUSED'));
+    const filled = parent.inheritedCumQty + parent.cumQty;
+    if (!parent.isOpen && parent.closeReason === 'REPLACED') return;
+    if (!parent.isOpen) this.legsByParent.delete(parent.id);
+    if (filled === 0n) {
+      if (parent.isOpen) return;
+      const reason = parent.status === 'EXPIRED' ? 'PARENT_EXPIRED' : 'PARENT_CANCELED';
+      for (const { row } of legs) this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: reason }, now, nowNs);
+      return;
+    }
+    const market = this.deps.markets.marketById(parent.symbolId) as Market;
+    for (const [i, { row, owner }] of legs.entries()) {
+      if (row.qty === filled) continue;
+      // The pair of an OCO shares one hold, kept by its first leg; other legs hold their own.
+      const holds = !parent.oco || i === 0;
+      const required = holds ? this.triggerReservation(owner, market, this.holdBasis(row, market, filled)).hold : 0n;
+      const { ref } = this.triggerReservation(owner, market, this.holdBasis(row, market, filled));
+      const more = required - row.heldE18;
+      if (more > 0n && !this.balances.hold(ws, ref, more)) {
+        this.unwatch(row);
+        this.releaseTriggerHold(ws, row, owner);
+        this.endTrigger(ws, row, { status: 'FAILED', failureReason: 'INSUFFICIENT_BALANCE' }, now, nowNs);
+        continue;
+      }
+      if (more < 0n) this.balances.release(ws, ref, -more);
+      Object.assign(row, { qty: filled, heldE18: required, updatedAt: now, version: row.version + 1 });
+      if (row.status === 'CREATED') {
+        Object.assign(row, { status: 'ARMED', armedAt: now });
+        if (row.triggerType === 'TRAILING_STOP') {
+          const params = trailingParamsOf(row, market.tickSize);
+          const state = params.activationPrice === null ? onTrailingPrice(params, INITIAL_TRAILING, this.lastPrice.get(market.symbolId) as bigint).state : INITIAL_TRAILING;
+          Object.assign(row, { state: trailingStateJson(state), triggerPrice: state.threshold ?? 0n });
+        }
+        this.watch(row);
+        this.triggerEvent(ws, row, 'ARMED', nowNs);
+        // Its price may already be through: it fires after this job's trades, like any other.
+        this.priceMoved.add(market.symbolId);
+      }
+      ws.trigger(row);
+    }
+  }
+
+  /**
+   * A replaced parent's legs move to its next generation in the replacing job, so a filled
+   * position is never without its stop; the new order's own fills then resize them.
+   */
+  private carryLegs(ws: WriteSet, old: OrderRow, newPublicId: string, now: Date): void {
+    const ids = this.legsByParent.get(old.id);
+    if (!ids) return;
+    const next = [...ws.newOrders.values()].find((o) => o.publicId === newPublicId) as OrderVersion;
+    this.legsByParent.delete(old.id);
+    this.legsByParent.set(next.id, [...(this.legsByParent.get(next.id) ?? []), ...ids]);
+    if (old.oco) this.ocoParents.add(next.id);
+    for (const id of ids) {
+      const live = this.triggers.get(id);
+      if (!live) continue;
+      Object.assign(live.row, { parentOrderId: next.id, updatedAt: now, version: live.row.version + 1 });
+      ws.trigger(live.row);
+    }
+  }
+
+  /** What a leg's funds are reckoned on: its child at its bound, for `qty`. */
+  private holdBasis(row: TriggerRow, market: Market, qty: bigint): TriggerRow {
+    if (row.triggerType !== 'TRAILING_STOP' || row.side === 'SELL') return { ...row, qty };
+    // A BUY trailing leg: its threshold never rises above where it starts (the last price).
+    const start = worstThreshold(trailingParamsOf(row, market.tickSize), this.lastPrice.get(market.symbolId) ?? 0n);
+    return { ...row, qty, triggerPrice: start };
+  }
+
+  /** One leg of an OCO fired: the others are canceled in the same job, their holds released. */
+  private endSiblings(ws: WriteSet, fired: TriggerRow, now: Date, nowNs: bigint): void {
+    const parentId = fired.parentOrderId as bigint;
+    const siblings = [...this.triggers.values()].filter((t) => t.row.parentOrderId === parentId && t.row.id !== fired.id);
+    if (siblings.length === 0) return;
+    const parent = this.open.get(parentId);
+    const oco = parent ? parent.oco : this.ocoParents.has(parentId);
+    if (!oco) return;
+    for (const { row, owner } of siblings) {
+      this.unwatch(row);
+      this.releaseTriggerHold(ws, row, owner);
+      this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'OCO_SIBLING_FIRED' }, now, nowNs);
+    }
   }
 
   /** Moves a symbol's trailing stops with a trade at `price`; fires those it reaches. */
@@ -1410,6 +1572,8 @@ export class TradingEngine {
     const { row, owner } = live;
     const market = this.deps.markets.marketById(row.symbolId) as Market;
     const { now, nowNs } = this.jobTime();
+    // An OCO leg takes its siblings down first: their share of the pair's hold is its own.
+    if (row.parentOrderId !== null) this.endSiblings(ws, row, now, nowNs);
     this.releaseTriggerHold(ws, row, owner);
     const childSeq = row.lastChildSeq + 1;
     Object.assign(row, { status: 'TRIGGERED', firePx: price, lastChildSeq: childSeq, updatedAt: now, version: row.version + 1 });
@@ -1447,7 +1611,7 @@ export class TradingEngine {
     const trailing = new Map<number, Set<bigint>>();
     const twaps = new Set<bigint>();
     for (const r of rows) {
-      const { account, parentOrderId: _parent, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
+      const { account, triggerPriceSource: _source, nextFireAtTsNs: _next, ...rest } = r;
       const row = { ...rest, heldE18: BigInt(r.heldE18.toFixed(0)), triggerPrice: r.triggerPrice ?? 0n, params: JSON.stringify(r.params), state: JSON.stringify(r.state) } as TriggerRow;
       triggers.set(row.id, { row, owner: { id: row.accountId, publicId: account.publicId } });
       let book = books.get(row.symbolId);
@@ -1469,6 +1633,11 @@ export class TradingEngine {
     this.triggers = triggers;
     this.triggerBooks = books;
     this.trailing = trailing;
+    const legs = new Map<bigint, bigint[]>();
+    for (const { row } of triggers.values()) if (row.parentOrderId !== null) legs.set(row.parentOrderId, [...(legs.get(row.parentOrderId) ?? []), row.id]);
+    const parents = await this.deps.db.order.findMany({ where: { id: { in: [...legs.keys()] }, oco: true }, select: { id: true } });
+    this.legsByParent = legs;
+    this.ocoParents = new Set(parents.map((p) => p.id));
     this.twaps = twaps;
     this.lastPrice = new Map(last.map((l) => [l.symbolId, BigInt(l.price)]));
     this.priceMoved.clear();

@@ -122,7 +122,7 @@ export function validateNewOrder(input: CreateOrderInput, market: Market, nowNs:
  */
 function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, parsePrice: (text: string, field: string) => bigint) {
   if (!risk) return [];
-  const legs: Omit<RiskLegRow, 'orderId'>[] = [];
+  const legs: Omit<RiskLegRow, 'orderId' | 'triggerId'>[] = [];
   const base = { triggerPrice: null, childKind: 'MARKET_IOC' as const, childLimitPrice: null, childPostOnly: false, activationPrice: null, maxSlippageTicks: null, maxSlippageBps: null, trailingDistanceTicks: null, trailingDistanceBps: null, status: 'PENDING' as const };
   const child = (c: RiskChildInput, field: string) => {
     if ((c.marketIoc === undefined) === (c.limit === undefined)) throw invalidArgument(field, 'exactly one of marketIoc and limit is required', 'one-of');

@@ -86,7 +86,7 @@ const ORDER_CHANGE_COLUMNS: Columns<OrderRow> = [
 export const RISK_LEG_COLUMNS: Columns<RiskLegRow> = [
   ['orderId', 'bigint'], ['kind', '"AttachedRiskLegKind"'], ['triggerPrice', 'bigint'], ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'],
   ['childPostOnly', 'boolean'], ['activationPrice', 'bigint'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
-  ['trailingDistanceTicks', 'bigint'], ['trailingDistanceBps', 'int'], ['status', '"AttachedRiskLegStatus"'],
+  ['trailingDistanceTicks', 'bigint'], ['trailingDistanceBps', 'int'], ['status', '"AttachedRiskLegStatus"'], ['triggerId', 'bigint'],
 ];
 
 export const TRANSFER_COLUMNS: Columns<TransferRow> = [
@@ -152,13 +152,13 @@ export const TRIGGER_COLUMNS: Columns<TriggerRow> = [
   ['childKind', '"ChildOrderKind"'], ['childLimitPrice', 'bigint'], ['childPostOnly', 'boolean'], ['maxSlippageTicks', 'int'], ['maxSlippageBps', 'int'],
   ['cumFilledQty', 'bigint'], ['lastChildSeq', 'int'], ['firePx', 'bigint'], ['version', 'int'], ['heldE18', 'numeric'], ['acceptedAtTsNs', 'bigint'],
   ['createdAt', 'timestamptz'], ['updatedAt', 'timestamptz'], ['armedAt', 'timestamptz'], ['completedAt', 'timestamptz'], ['terminalAt', 'timestamptz'],
-  ['params', 'jsonb'], ['state', 'jsonb'],
+  ['params', 'jsonb'], ['state', 'jsonb'], ['parentOrderId', 'bigint'],
 ];
 
 /** What can change on a trigger after it was created. */
 const TRIGGER_CHANGE_COLUMNS = [
   'status', 'cancelReason', 'failureReason', 'cumFilledQty', 'lastChildSeq', 'firePx', 'version', 'heldE18', 'updatedAt', 'armedAt', 'completedAt', 'terminalAt',
-  'triggerPrice', 'state',
+  'triggerPrice', 'state', 'qty', 'parentOrderId',
 ] as const;
 
 export const TRIGGER_EVENT_COLUMNS: Columns<TriggerEventRow> = [

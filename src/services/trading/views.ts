@@ -79,7 +79,7 @@ export function tradeView(t: TradeLike, market: Market, orderPublicId: string) {
 
 
 /** A stored leg: the submitted policy plus the state the trigger engine maintains. */
-type LegLike = Omit<RiskLegRow, 'orderId' | 'status'> & { status: string; armedAt: Date | null; terminalAt: Date | null };
+type LegLike = Omit<RiskLegRow, 'orderId' | 'status' | 'triggerId'> & { status: string; armedAt: Date | null; terminalAt: Date | null; triggerPublicId?: string; childOrderPublicId?: string };
 
 /** Spec 2.7 `attachedRisk`: each leg's `policy` and/or `state`, as requested. */
 export function attachedRiskView(oco: boolean, legs: LegLike[], include: { policy: boolean; state: boolean }) {
@@ -97,10 +97,10 @@ export function attachedRiskView(oco: boolean, legs: LegLike[], include: { polic
       : { triggerPrice: price(l.triggerPrice), child: child(l) };
   const state = (l: LegLike) => ({
     armedAt: l.armedAt?.toISOString() ?? '0',
-    childOrderId: '',
+    childOrderId: l.childOrderPublicId ?? '',
     status: l.status,
     terminalAt: l.terminalAt?.toISOString() ?? '0',
-    triggerId: '',
+    triggerId: l.triggerPublicId ?? '',
   });
   const leg = (kind: LegLike['kind']) => {
     const l = legs.find((x) => x.kind === kind);
@@ -185,7 +185,7 @@ export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'tri
 const jsonOf = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : ((v ?? {}) as Record<string, unknown>));
 
 /** Spec 2.8: the trigger, its `stop` condition, its strategy block and its runtime state. */
-export function triggerView(t: TriggerLike, market: Market, subaccountId: string) {
+export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string } | null }, market: Market, subaccountId: string) {
   const price = (p: bigint | null) => (p === null ? '' : formatScaled(p, 9));
   const child =
     t.childKind === 'LIMIT'
@@ -215,7 +215,7 @@ export function triggerView(t: TriggerLike, market: Market, subaccountId: string
     qty: formatScaled(t.qty, market.baseQuantityScale),
     feeAsset: t.feeAsset,
     stpMode: t.stpMode,
-    parentOrderId: '',
+    parentOrderId: t.parentOrder?.publicId ?? '',
     cancelReason: t.cancelReason ?? '',
     failureReason: t.failureReason ?? '',
     createdAt: t.createdAt.toISOString(),

@@ -54,6 +54,8 @@ export interface TriggerRow {
   id: bigint;
   publicId: string;
   accountId: bigint;
+  /** The order an attached-risk leg protects; null for a standalone trigger. */
+  parentOrderId: bigint | null;
   clientTriggerId: string | null;
   symbolId: number;
   triggerType: TriggerType;
@@ -121,6 +123,8 @@ export interface RiskLegRow {
   trailingDistanceTicks: bigint | null;
   trailingDistanceBps: number | null;
   status: 'PENDING';
+  /** The trigger that executes the leg (its state is the trigger's). */
+  triggerId: bigint | null;
 }
 
 export interface TradeRow {

@@ -32,10 +32,10 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
   }
   rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
   const page = toPage(rows.slice(0, limit + 1), limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
-  const legs = withRisk ? await ctx.db.attachedRiskLeg.findMany({ where: { orderId: { in: page.items.map((o) => o.id) } }, orderBy: { id: 'asc' } }) : [];
+  const legs = withRisk ? await legsOf(ctx, page.items.map((o) => o.id)) : [];
   return {
     orders: page.items.map((o) => {
-      const mine = legs.filter((l) => l.orderId === o.id);
+      const mine = legs.filter((l) => l.parentOrderId === o.id);
       return {
         order: o,
         symbol: (ctx.markets.marketById(o.symbolId) as Market).symbol,
@@ -44,4 +44,25 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
     }),
     nextPageToken: page.nextPageToken,
   };
+}
+
+/** Trigger status as the leg state of spec 2.7 names it. */
+const LEG_STATUS: Record<string, string> = { CREATED: 'PENDING', ARMED: 'ARMED', PAUSED: 'ARMED', TRIGGERED: 'TRIGGERED', RUNNING: 'TRIGGERED', COMPLETED: 'COMPLETED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', FAILED: 'FAILED' };
+
+/**
+ * The attached-risk legs of these orders with the state of the triggers executing them.
+ * Found through the triggers' parent, so legs a replace carried to a new generation are
+ * shown with it.
+ */
+async function legsOf(ctx: TradingContext, orderIds: bigint[]) {
+  const triggers = await ctx.db.trigger.findMany({
+    where: { parentOrderId: { in: orderIds } },
+    include: { attachedRiskLeg: true, events: { where: { eventType: 'FIRED' }, include: { childOrder: { select: { publicId: true } } } } },
+    orderBy: { id: 'asc' },
+  });
+  return triggers.flatMap((t) =>
+    t.attachedRiskLeg
+      ? [{ ...t.attachedRiskLeg, parentOrderId: t.parentOrderId as bigint, status: LEG_STATUS[t.status] ?? t.status, armedAt: t.armedAt, terminalAt: t.terminalAt, triggerPublicId: t.publicId, childOrderPublicId: t.events[0]?.childOrder?.publicId ?? '' }]
+      : [],
+  );
 }

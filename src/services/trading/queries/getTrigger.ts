@@ -11,8 +11,8 @@ export async function findOwnTrigger(ctx: TradingContext, accountId: bigint, inp
   await ctx.engine.readable();
   const row =
     input.triggerId !== undefined
-      ? await ctx.db.trigger.findFirst({ where: { publicId: input.triggerId, accountId } })
-      : await ctx.db.trigger.findUnique({ where: { accountId_clientTriggerId: { accountId, clientTriggerId: input.clientTriggerId as string } } });
+      ? await ctx.db.trigger.findFirst({ where: { publicId: input.triggerId, accountId }, include: { parentOrder: { select: { publicId: true } } } })
+      : await ctx.db.trigger.findUnique({ where: { accountId_clientTriggerId: { accountId, clientTriggerId: input.clientTriggerId as string } }, include: { parentOrder: { select: { publicId: true } } } });
   if (!row) throw notFound();
   return row;
 }

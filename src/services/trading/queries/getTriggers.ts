@@ -36,7 +36,7 @@ export async function getTriggers(
     ...(input.parentOrderId ? { parentOrder: { publicId: input.parentOrderId, accountId: account.id } } : {}),
     ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] } : {}),
   };
-  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, include: { parentOrder: { select: { publicId: true } } } });
   const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
   return { triggers: page.items.map((trigger) => ({ trigger, market: ctx.markets.marketById(trigger.symbolId) as Market })), account: account.publicId, nextPageToken: page.nextPageToken };
 }

@@ -25,7 +25,7 @@ function tradeLegJson(l: LedgerTransferLeg) {
 }
 
 /** Spec 4.5 Create Order response (also answered by replace). */
-function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; submittedMaxQuoteDebit?: bigint | undefined; market: Market }) {
+function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; submittedMaxQuoteDebit?: bigint | undefined; market: Market; legTriggers?: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> }) {
   return {
     orderId: r.orderId,
     ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
@@ -33,9 +33,9 @@ function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: D
     acceptedAtTsNs: r.acceptedAtTsNs.toString(),
     resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
     ...(r.submittedMaxQuoteDebit !== undefined ? { submittedMaxQuoteDebit: formatScaled(r.submittedMaxQuoteDebit, r.market.quoteQuantityScale) } : {}),
-    stopLossTriggerId: '',
-    takeProfitTriggerId: '',
-    trailingStopTriggerId: '',
+    stopLossTriggerId: r.legTriggers?.stopLoss ?? '',
+    takeProfitTriggerId: r.legTriggers?.takeProfit ?? '',
+    trailingStopTriggerId: r.legTriggers?.trailingStop ?? '',
   };
 }
 
