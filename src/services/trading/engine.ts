@@ -146,6 +146,8 @@ export class TradingEngine {
   private triggerBooks = new Map<number, TriggerBook>();
   /** Per symbol, its watching trailing stops: each follows every trade of its symbol. */
   private trailing = new Map<number, Set<bigint>>();
+  /** Live triggers by `${accountId}:${clientTriggerId}`: a repeated create finds its trigger without a scan. */
+  private triggerByClientId = new Map<string, bigint>();
   /** Per parent order, the triggers of its attached-risk legs. */
   private legsByParent = new Map<bigint, bigint[]>();
   /** Parents (open or not) whose legs are an OCO pair: known after the parent left the book. */
@@ -1044,7 +1046,7 @@ export class TradingEngine {
         let spec = submitted;
         const { now, nowNs } = this.jobTime();
         if (spec.clientTriggerId !== null) {
-          const same = [...this.triggers.values()].find((t) => t.row.accountId === owner.id && t.row.clientTriggerId === spec.clientTriggerId);
+          const same = this.triggers.get(this.triggerByClientId.get(`${owner.id}:${spec.clientTriggerId}`) ?? -1n);
           if (same) return { row: { ...checkSameTrigger(same.row, spec) }, existing: true };
         }
         const last = this.lastPrice.get(market.symbolId);
@@ -1093,6 +1095,7 @@ export class TradingEngine {
           terminalAt: null,
         };
         this.triggers.set(row.id, { row, owner });
+        if (row.clientTriggerId !== null) this.triggerByClientId.set(`${owner.id}:${row.clientTriggerId}`, row.id);
         this.watch(row);
         ws.trigger(row);
         this.triggerEvent(ws, row, 'CREATED', nowNs);
@@ -1286,6 +1289,7 @@ export class TradingEngine {
       terminalAt: null,
     };
     this.triggers.set(row.id, { row, owner });
+    if (row.clientTriggerId !== null) this.triggerByClientId.set(`${owner.id}:${row.clientTriggerId}`, row.id);
     this.triggerEvent(ws, row, 'CREATED', nowNs);
     const children: LadderChild[] = [];
     for (const [i, c] of checked.entries()) {
@@ -1457,7 +1461,10 @@ export class TradingEngine {
   /** One leg of an OCO fired: the others are canceled in the same job, their holds released. */
   private endSiblings(ws: WriteSet, fired: TriggerRow, now: Date, nowNs: bigint): void {
     const parentId = fired.parentOrderId as bigint;
-    const siblings = [...this.triggers.values()].filter((t) => t.row.parentOrderId === parentId && t.row.id !== fired.id);
+    const siblings = (this.legsByParent.get(parentId) ?? [])
+      .filter((id) => id !== fired.id)
+      .map((id) => this.triggers.get(id))
+      .filter((t): t is { row: TriggerRow; owner: Owner } => t !== undefined);
     if (siblings.length === 0) return;
     const parent = this.open.get(parentId);
     const oco = parent ? parent.oco : this.ocoParents.has(parentId);
@@ -1544,6 +1551,7 @@ export class TradingEngine {
     const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : end.status === 'EXPIRED' ? 'EXPIRED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
+    if (row.clientTriggerId !== null) this.triggerByClientId.delete(`${row.accountId}:${row.clientTriggerId}`);
   }
 
   /**
@@ -1631,6 +1639,7 @@ export class TradingEngine {
     for (const { row, owner } of triggers.values()) await this.balances.load(this.refsFor([owner.id], this.deps.markets.marketById(row.symbolId) as Market));
     await this.loadTiers([...new Set([...triggers.values()].map((t) => t.owner.id))]);
     this.triggers = triggers;
+    this.triggerByClientId = new Map([...triggers.values()].filter((t) => t.row.clientTriggerId !== null).map((t) => [`${t.row.accountId}:${t.row.clientTriggerId}`, t.row.id]));
     this.triggerBooks = books;
     this.trailing = trailing;
     const legs = new Map<bigint, bigint[]>();
