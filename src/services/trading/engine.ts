@@ -1392,7 +1392,6 @@ export class TradingEngine {
     const legs = ids.map((id) => this.triggers.get(id)).filter((l): l is { row: TriggerRow; owner: Owner } => l !== undefined && (l.row.status === 'CREATED' || l.row.status === 'ARMED' || l.row.status === 'PAUSED'));
     const filled = parent.inheritedCumQty + parent.cumQty;
     if (!parent.isOpen && parent.closeReason === 'REPLACED') return;
-    if (!parent.isOpen) this.legsByParent.delete(parent.id);
     if (filled === 0n) {
       if (parent.isOpen) return;
       const reason = parent.status === 'EXPIRED' ? 'PARENT_EXPIRED' : 'PARENT_CANCELED';
@@ -1552,6 +1551,12 @@ export class TradingEngine {
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
     if (row.clientTriggerId !== null) this.triggerByClientId.delete(`${row.accountId}:${row.clientTriggerId}`);
+    if (row.parentOrderId !== null) {
+      // A parent is followed while any of its legs is live.
+      const left = (this.legsByParent.get(row.parentOrderId) ?? []).filter((id) => id !== row.id);
+      if (left.length > 0) this.legsByParent.set(row.parentOrderId, left);
+      else this.legsByParent.delete(row.parentOrderId);
+    }
   }
 
   /**
