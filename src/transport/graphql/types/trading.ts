@@ -142,7 +142,7 @@ const SpotConfig = builder.objectRef<SpotConfigShape>('SpotConfig').implement({
 });
 
 const CreateOrderResult = builder
-  .objectRef<{ orderId: string; clientOrderId: string; acceptedAt: string; acceptedAtTsNs: string; resolvedBaseQty: string }>('CreateOrderResult')
+  .objectRef<{ orderId: string; clientOrderId: string; acceptedAt: string; acceptedAtTsNs: string; resolvedBaseQty: string; stopLossTriggerId: string; takeProfitTriggerId: string; trailingStopTriggerId: string }>('CreateOrderResult')
   .implement({
     fields: (t) => ({
       orderId: t.exposeString('orderId'),
@@ -150,6 +150,9 @@ const CreateOrderResult = builder
       acceptedAt: t.exposeString('acceptedAt'),
       acceptedAtTsNs: t.exposeString('acceptedAtTsNs'),
       resolvedBaseQty: t.exposeString('resolvedBaseQty'),
+      stopLossTriggerId: t.exposeString('stopLossTriggerId', { description: 'The trigger executing the attachedRisk stop-loss leg; empty without one' }),
+      takeProfitTriggerId: t.exposeString('takeProfitTriggerId'),
+      trailingStopTriggerId: t.exposeString('trailingStopTriggerId'),
     }),
   });
 
@@ -246,13 +249,16 @@ function orderFromInput(input: OrderInputArg): CreateOrderInputShape {
   };
 }
 
-function acceptedResult(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; market: Market }) {
+function acceptedResult(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; market: Market; legTriggers?: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> }) {
   return {
     orderId: r.orderId,
     clientOrderId: r.clientOrderId,
     acceptedAt: r.acceptedAt.toISOString(),
     acceptedAtTsNs: r.acceptedAtTsNs.toString(),
     resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
+    stopLossTriggerId: r.legTriggers?.stopLoss ?? '',
+    takeProfitTriggerId: r.legTriggers?.takeProfit ?? '',
+    trailingStopTriggerId: r.legTriggers?.trailingStop ?? '',
   };
 }
 
