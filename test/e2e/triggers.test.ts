@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelTriggerDocument, CreateTriggerDocument, TriggerEventsDocument, TriggerEventUpdatesDocument, TriggersDocument } from '../generated/graphql/graphql.ts';
-import { api, type SignedIn } from '../helpers/auth.ts';
+import { api, newKeyPair, signed, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { collect, gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, projected, trader } from '../helpers/trading.ts';
@@ -83,11 +83,12 @@ describe('stop-loss and take-profit triggers', () => {
     expect(fired).toMatchObject({ status: 'COMPLETED', state: { firePx: '28900', cumFilledQty: '0.1', childOrders: 1, held: '0' } });
     expect(fired.completedAt).not.toBe('');
     const events = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events`, undefined, owner.auth)).body.events;
-    expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
-    const firedEvent = events[2];
+    expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_FILLED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
+    const firedEvent = events[3];
     expect(firedEvent).toMatchObject({ firePx: '28900', childSeq: 1, triggerType: 'STOP_LOSS', symbol: 'BTC-USDC', childOrderId: expect.any(String) });
     expect(firedEvent.childOrderId).not.toBe('');
     expect(events[1].childOrderId).toBe(firedEvent.childOrderId);
+    expect(events[2].childOrderId).toBe(firedEvent.childOrderId);
     const onlyFired = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events?eventType=FIRED`, undefined, owner.auth)).body.events;
     expect(onlyFired).toHaveLength(1);
 
@@ -98,7 +99,7 @@ describe('stop-loss and take-profit triggers', () => {
     // A later trade through the price fires nothing more.
     expect((await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '28900' } })).status).toBe(200);
     const after = (await api(server.url, 'GET', `/v1/triggers/${listed.triggerId}/events`, undefined, owner.auth)).body.events;
-    expect(after).toHaveLength(5);
+    expect(after).toHaveLength(6);
   });
 
   it('take-profit fires on the favourable move; cancel releases the hold and answers 404 once ended', async () => {
@@ -188,7 +189,7 @@ describe('the triggerEvents subscription', () => {
     const owner = await trader(server.url, { BTC: '1' });
     const client = wsClient(server.url, { authorization: owner.auth.authorization as string });
     try {
-      const live = collect(client, TriggerEventUpdatesDocument, {}, 5);
+      const live = collect(client, TriggerEventUpdatesDocument, {}, 6);
       await new Promise((r) => setTimeout(r, 300));
       const created = await api(server.url, 'POST', '/v1/triggers', stopLoss('29800'), owner.auth);
       expect(created.status).toBe(200);
@@ -197,7 +198,7 @@ describe('the triggerEvents subscription', () => {
       const seller = await trader(server.url, { BTC: '1' });
       expect((await placeOrder(server.url, seller, { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitIoc: { price: '29700' } })).status).toBe(200);
       const events = (await live).map((r) => r.data?.triggerEvents);
-      expect(events.map((e) => e?.eventType)).toEqual(['CREATED', 'ARMED', 'FIRED', 'CHILD_PLACED', 'COMPLETED']);
+      expect(events.map((e) => e?.eventType)).toEqual(['CREATED', 'ARMED', 'FIRED', 'CHILD_PLACED', 'CHILD_FILLED', 'COMPLETED']);
       expect(new Set(events.map((e) => e?.triggerId))).toEqual(new Set([created.body.triggerId]));
       const sequences = events.map((e) => BigInt(e?.sequence as string));
       expect([...sequences].sort((a, b) => (a < b ? -1 : 1))).toEqual(sequences);
@@ -206,7 +207,7 @@ describe('the triggerEvents subscription', () => {
       expect(events[2]?.childOrderId).not.toBe('');
 
       // A client that saw only up to ARMED resumes after it.
-      const resumed = await collect(client, TriggerEventUpdatesDocument, { after: events[1]?.sequence as string }, 3);
+      const resumed = await collect(client, TriggerEventUpdatesDocument, { after: events[1]?.sequence as string }, 4);
       expect(resumed.map((r) => [r.data?.triggerEvents.eventType, r.data?.triggerEvents.sequence])).toEqual(events.slice(2).map((e) => [e?.eventType, e?.sequence]));
     } finally {
       await client.dispose();
@@ -283,8 +284,8 @@ describe('trailing stop', () => {
       const fired = await get();
       expect(fired).toMatchObject({ status: 'COMPLETED', state: { firePx: '30650', cumFilledQty: '0.1', held: '0' } });
       const events = (await api(app.url, 'GET', `/v1/triggers/${created.body.triggerId}/events`, undefined, owner.auth)).body.events;
-      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
-      const child = (await api(app.url, 'GET', `/v1/orders/${events[2].childOrderId}`, undefined, owner.auth)).body.order;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_FILLED', 'CHILD_PLACED', 'FIRED', 'ARMED', 'CREATED']);
+      const child = (await api(app.url, 'GET', `/v1/orders/${events[3].childOrderId}`, undefined, owner.auth)).body.order;
       expect(child).toMatchObject({ status: 'FILLED', marketClientRefPrice: '30690', origin: { scope: 'TRIGGER', triggerType: 'TRAILING_STOP' } });
 
       // With an activation price it waits: nothing follows below 32000.
@@ -323,7 +324,7 @@ describe('TWAP', () => {
       await ended(full.body.triggerId);
       expect(await get(full.body.triggerId)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.4', childOrders: 4, held: '0', twap: { sliceIndex: 4, skippedSlices: 0 } } });
       const events = (await api(app.url, 'GET', `/v1/triggers/${full.body.triggerId}/events`, undefined, buyer.auth)).body.events;
-      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_PLACED', 'CHILD_PLACED', 'CHILD_PLACED', 'CHILD_PLACED', 'ARMED', 'CREATED']);
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['COMPLETED', 'CHILD_FILLED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_PLACED', 'ARMED', 'CREATED']);
       expect(events.filter((e: { eventType: string }) => e.eventType === 'CHILD_PLACED').map((e: { childSeq: number }) => e.childSeq)).toEqual([4, 3, 2, 1]);
 
       // Part filled: only 0.15 offered within the bound.
@@ -492,5 +493,32 @@ describe('attached risk', () => {
       await app.close();
       await db.drop();
     }
+  });
+});
+
+describe('triggers over signed /v1 requests', () => {
+  it('an API key with TRADE creates, reads and cancels a trigger; one with READ only may read but not create', async () => {
+    await printTrade(server.url, '30000');
+    const owner = await trader(server.url, { BTC: '1' });
+    const terms = await api(server.url, 'GET', '/v1/auth/terms', undefined, owner.auth);
+    await api(server.url, 'POST', '/v1/auth/terms/accept', { version: terms.body.currentVersion }, owner.auth);
+    const keyWith = async (permissions: string[]): Promise<ClientKey> => {
+      const policy = await api(server.url, 'POST', '/v1/auth/api-policies', { name: `p-${permissions.join('-')}`, permissions }, owner.auth);
+      const pair = newKeyPair();
+      const created = await api(server.url, 'POST', '/v1/auth/api-keys', { label: 'k', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.policy.policyId }, owner.auth);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      return { keyId: created.body.apiKey.keyId, ...pair };
+    };
+    const trading = await keyWith(['READ', 'TRADE']);
+    const reading = await keyWith(['READ']);
+    const body = stopLoss('29000', { clientTriggerId: 'signed-1' });
+    const refused = await signed(server.url, reading, 'POST', '/v1/triggers', body);
+    expect(refused.status).toBe(403);
+    const created = await signed(server.url, trading, 'POST', '/v1/triggers', body);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const read = await signed(server.url, reading, 'GET', `/v1/triggers/${created.body.triggerId}`);
+    expect(read.body.trigger).toMatchObject({ status: 'ARMED', clientTriggerId: 'signed-1' });
+    const canceled = await signed(server.url, trading, 'POST', '/v1/triggers/cancel', { clientTriggerId: 'signed-1' });
+    expect(canceled.body.trigger.status).toBe('CANCELED');
   });
 });

@@ -1221,6 +1221,7 @@ export class TradingEngine {
       filled = child.cumQty;
       row.lastChildSeq = childSeq;
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
+      if (filled > 0n) this.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Refused (too small, below the minimum notional, unfunded): its quantity is carried.
@@ -1597,6 +1598,7 @@ export class TradingEngine {
       const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
       this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
+      if (child.cumQty > 0n) this.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       row.cumFilledQty = child.cumQty;
       this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
     } catch (err) {
