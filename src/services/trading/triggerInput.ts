@@ -2,7 +2,7 @@ import { directionOf, ladderLevels, type Distribution } from '../../domain/trigg
 import { invalidArgument } from '../../domain/errors.ts';
 import { parseScaled } from '../../domain/money.ts';
 import type { Market } from '../markets.ts';
-import type { TriggerSpec } from './engine.ts';
+import type { TriggerSpec } from './triggerRules.ts';
 
 type Child = { marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number }; limit?: { price: string; postOnly?: boolean } };
 type StopBlock = { side: 'BUY' | 'SELL'; triggerPrice: string; child: Child };

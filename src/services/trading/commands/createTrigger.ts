@@ -1,7 +1,7 @@
 import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
-import { checkSameTrigger, type TriggerSpec } from '../engine.ts';
+import { checkSameTrigger, type TriggerSpec } from '../triggerRules.ts';
 import { validateTrigger, type CreateTriggerInput } from '../triggerInput.ts';
 
 /** Spec 4.6 Create Trigger: a standalone stop-loss or take-profit, funded and armed on acceptance. */
