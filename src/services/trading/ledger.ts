@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
-import { decimalToBigInt, parseScaled, E18, MAX_LEDGER_AMOUNT_E18 } from '../../domain/money.ts';
+import { parseScaled, E18, MAX_LEDGER_AMOUNT_E18 } from '../../domain/money.ts';
 import type { LedgerAccount, Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
