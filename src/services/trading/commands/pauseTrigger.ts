@@ -1,19 +1,11 @@
 import type { Caller } from '../../../auth/caller.ts';
-import { invalidArgument } from '../../../domain/errors.ts';
-import { requirePermission, resolveAccount } from '../../access.ts';
 import type { Market } from '../../markets.ts';
 import type { TradingContext } from '../context.ts';
-import { findOwnTrigger } from '../queries/getTrigger.ts';
+import { namedTrigger } from '../queries/getTrigger.ts';
 
 /** Pauses one of the account's armed triggers: it stops watching prices, its funds stay held. */
 export async function pauseTrigger(ctx: TradingContext, caller: Caller, input: { triggerId?: string; clientTriggerId?: string; subaccountId?: string }) {
-  requirePermission(caller, 'TRADE');
-  const account = await resolveAccount(ctx.db, caller, input.subaccountId);
-  if ((input.triggerId === undefined) === (input.clientTriggerId === undefined)) {
-    throw invalidArgument('triggerId', 'give exactly one of triggerId and clientTriggerId', 'one-of');
-  }
-  await ctx.limiter.admit('trading.pause', { caller, account });
-  const found = await findOwnTrigger(ctx, account.id, input);
-  const row = await ctx.engine.pauseTrigger(account.id, found.id);
+  const { account, trigger } = await namedTrigger(ctx, caller, input, 'trading.pause');
+  const row = await ctx.engine.pauseTrigger(account.id, trigger.id);
   return { trigger: row, account: account.publicId, market: ctx.markets.marketById(row.symbolId) as Market };
 }

@@ -1,6 +1,7 @@
 import type { Caller } from '../../../auth/caller.ts';
-import { ApiError } from '../../../domain/errors.ts';
+import { ApiError, invalidArgument } from '../../../domain/errors.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
+import type { OperationId } from '../../../domain/ratelimit/catalog.ts';
 import type { Market } from '../../markets.ts';
 import type { TradingContext } from '../context.ts';
 
@@ -23,4 +24,18 @@ export async function getTrigger(ctx: TradingContext, caller: Caller, input: { t
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   const trigger = await findOwnTrigger(ctx, account.id, input);
   return { trigger, account: account.publicId, market: ctx.markets.marketById(trigger.symbolId) as Market };
+}
+
+/**
+ * What cancel, pause and resume share: a trading caller names one of its account's
+ * triggers by exactly one of `triggerId` and `clientTriggerId`, charged to `operation`'s pool.
+ */
+export async function namedTrigger(ctx: TradingContext, caller: Caller, input: { triggerId?: string; clientTriggerId?: string; subaccountId?: string }, operation: OperationId) {
+  requirePermission(caller, 'TRADE');
+  const account = await resolveAccount(ctx.db, caller, input.subaccountId);
+  if ((input.triggerId === undefined) === (input.clientTriggerId === undefined)) {
+    throw invalidArgument('triggerId', 'give exactly one of triggerId and clientTriggerId', 'one-of');
+  }
+  await ctx.limiter.admit(operation, { caller, account });
+  return { account, trigger: await findOwnTrigger(ctx, account.id, input) };
 }
