@@ -9,6 +9,7 @@ import { ledgerRoutes } from './routes/ledger.ts';
 import { rateLimitRoutes } from './routes/rateLimits.ts';
 import { tradingRoutes } from './routes/trading.ts';
 import { triggerRoutes } from './routes/triggers.ts';
+import { chainRoutes } from './routes/chain.ts';
 import { whiteboardRoutes } from './routes/whiteboards.ts';
 
 /**
@@ -16,5 +17,5 @@ import { whiteboardRoutes } from './routes/whiteboards.ts';
  * grouped by resource in routes/.
  */
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...triggerRoutes(services), ...ledgerRoutes(services), ...layoutRoutes(services), ...chartRoutes(services), ...whiteboardRoutes(services)];
+  return [...authRoutes(services), ...apiKeyRoutes(services), ...rateLimitRoutes(services), ...addressBookRoutes(services), ...tradingRoutes(services), ...triggerRoutes(services), ...ledgerRoutes(services), ...chainRoutes(services), ...layoutRoutes(services), ...chartRoutes(services), ...whiteboardRoutes(services)];
 }
