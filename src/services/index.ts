@@ -17,6 +17,8 @@ import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
+import { createChainService, ensureNetworks } from './chain/index.ts';
+import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
@@ -41,11 +43,16 @@ export interface ServiceDeps {
   reactToEngineLockLoss?: boolean;
   /** See Config.projectionDelayMs. */
   projectionDelayMs?: number;
+  /** The simulated chain's seed (deposit addresses derive from it). */
+  chainSeed?: string;
   /** Told each trading journal entry's projection lag, in seconds (metrics). */
   onProjectionLag?: (seconds: number) => void;
   /** See Config.commitDeadlineMs. */
   commitDeadlineMs?: number;
 }
+
+/** The simulated chain's default seed: not a secret (no key stands behind its addresses). */
+const SIMULATED_CHAIN_SEED = 'spot-exchange simulated chain';
 
 /** Builds every service; trading state (markets, books, balances) is loaded from the database first. */
 export async function createServices(deps: ServiceDeps) {
@@ -68,6 +75,7 @@ export async function createServices(deps: ServiceDeps) {
   }
   const owner: EngineOwner = deps.reactToEngineLockLoss === false ? { get fence() { return ownership.fence; }, reacquire: async () => false } : ownership;
   const markets = await loadMarkets(db);
+  await ensureNetworks(db, markets);
   const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
@@ -93,6 +101,7 @@ export async function createServices(deps: ServiceDeps) {
     authenticator,
     limiter,
     operator: createOperatorService({ db, limiter }),
+    chain: createChainService({ db, clock, markets, limiter, terms, chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED) }),
     system: createSystemService({ clock }),
     walletAuth: createWalletAuthService({
       db,

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
 import './types/addressBook.ts';
+import './types/chain.ts';
 import './types/chart.ts';
 import './types/identity.ts';
 import './types/layouts.ts';

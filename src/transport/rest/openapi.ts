@@ -18,7 +18,7 @@ const TAGS: { prefixes: string[]; name: string; description: string }[] = [
   { prefixes: ['/v1/orders', '/v1/spot/'], name: 'Trading', description: 'Orders, fills, the order book and public trades.' },
   { prefixes: ['/v1/triggers'], name: 'Triggers', description: 'Stop-loss and take-profit triggers and their events.' },
   { prefixes: ['/v1/balances', '/v1/transfers'], name: 'Ledger', description: 'Balances and ledger transfers.' },
-  { prefixes: ['/v1/chain/'], name: 'Chain', description: 'Supported chains and their assets.' },
+  { prefixes: ['/v1/chain/'], name: 'Chain', description: 'Supported chains, their assets, and deposit addresses.' },
   { prefixes: ['/v1/layouts'], name: 'Layouts', description: 'Saved and published chart layouts.' },
   { prefixes: ['/v1/chart/'], name: 'Chart', description: 'Chart layers and drawings.' },
   { prefixes: ['/v1/collab/'], name: 'Collaboration', description: 'Whiteboards and their members.' },

@@ -1,5 +1,5 @@
-import { NETWORK_LIST } from '../domain/networks.ts';
-import type { MarketCatalog } from './markets.ts';
+import { NETWORK_LIST } from '../../domain/networks.ts';
+import type { MarketCatalog } from '../markets.ts';
 
 /**
  * The chains deposits and withdrawals may use (issue 14): registry ids, address family,
