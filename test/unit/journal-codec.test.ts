@@ -143,3 +143,17 @@ describe('the trading journal codec', () => {
     );
   });
 });
+
+describe('journal entries written by an earlier version', () => {
+  it('decode orders without the origin columns as placed directly, so the projection can still insert them', () => {
+    const ws = new WriteSet();
+    const order = { id: 1n, publicId: 'o', accountId: 2n, accountPublicId: 'a', symbolId: 1, clientOrderId: null, side: 'BUY', orderType: 'LIMIT', tif: 'GTC', status: 'NEW', isOpen: true, closeReason: null, price: 1n, origQty: 1n, cumQty: 0n, leavesQty: 1n, inheritedCumQty: 0n, cumNotionalQ9: 0n, inheritedNotionalQ9: 0n, feeAsset: 'QUOTE', postOnly: false, stpMode: 'EXPIRE_MAKER', expireAt: null, expireAtTsNs: null, createdAt: new Date(0), acceptedAtTsNs: 0n, terminalAt: null, lineageId: 'l', generation: 1, replacesOrderId: null, marketClientRefPrice: null, marketMaxSlippageBps: null, marketMaxSlippageTicks: null, submittedMaxQuoteDebit: null, version: 0, heldE18: 0n, prioritySeq: 1n, oco: false, originScope: 'DIRECT', originTriggerId: null, originTriggerType: null, childSeq: 0 } as OrderVersion;
+    ws.order(order, true);
+    const wire = JSON.parse(encodeEntry(ws)) as { v: unknown[][] };
+    // An earlier version wrote each order's columns up to `oco`, then the account's public id, and nothing after.
+    wire.v = wire.v.map((row) => row.slice(0, 38));
+    expect(wire.v[0]?.[37]).toBe('a');
+    const back = decodeEntry(JSON.stringify(wire)).newOrders.get(1n);
+    expect(back).toMatchObject({ originScope: 'DIRECT', childSeq: 0, originTriggerId: null });
+  });
+});

@@ -29,7 +29,13 @@ import { WriteSet, type LegRow, type OrderVersion, type TransferRow, type Trigge
  * milliseconds.
  */
 
-const VERSION_COLUMNS: Columns<OrderVersion> = [...(ORDER_COLUMNS as Columns<OrderVersion>), ['accountPublicId', 'text']];
+/** Columns added to orders later: journaled after the account's public id, where entries written before them end. */
+const ORIGIN_COLUMNS = new Set(['originScope', 'originTriggerId', 'originTriggerType', 'childSeq']);
+const VERSION_COLUMNS: Columns<OrderVersion> = [
+  ...(ORDER_COLUMNS.filter(([c]) => !ORIGIN_COLUMNS.has(c)) as Columns<OrderVersion>),
+  ['accountPublicId', 'text'],
+  ...(ORDER_COLUMNS.filter(([c]) => ORIGIN_COLUMNS.has(c)) as Columns<OrderVersion>),
+];
 const EVENT_COLUMNS: Columns<TriggerEventRow> = [...TRIGGER_EVENT_COLUMNS, ['triggerPublicId', 'text'], ['accountPublicId', 'text'], ['childOrderPublicId', 'text']];
 
 const LEG_ROW_COLUMNS: Columns<LegRow> = [
@@ -99,6 +105,9 @@ export function decodeEntry(payload: string): WriteSet {
   // A new order is inserted with its last version; every other order is updated to it.
   for (const values of wire.v) {
     const version = decodeRow(VERSION_COLUMNS, values);
+    // Entries written before orders had an origin carry none: they were placed directly.
+    version.originScope ??= 'DIRECT';
+    version.childSeq ??= 0;
     ws.versions.push(version);
     if (inserted.has(version.id.toString())) ws.newOrders.set(version.id, version);
     else ws.changedOrders.set(version.id, version);
