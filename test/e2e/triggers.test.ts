@@ -522,3 +522,33 @@ describe('triggers over signed /v1 requests', () => {
     expect(canceled.body.trigger.status).toBe('CANCELED');
   });
 });
+
+describe('a fired trigger whose child is refused', () => {
+  it('fails with the reason, releases its funds, and says so in its events; a child too small is refused at acceptance', async () => {
+    const db = await testDatabase();
+    const app = await startTestApp({ database: db });
+    try {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { BTC: '1' });
+      const tiny = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.00001', stopLoss: { side: 'SELL', triggerPrice: '29000', child: { limit: { price: '1' } } } } }, owner.auth);
+      expect(tiny.status).toBe(400);
+      expect(tiny.body.violations[0]).toMatchObject({ fieldPath: 'trigger.qty', ruleId: 'min-notional' });
+
+      // A post-only limit child at 30500: when the take-profit fires at 31000 a bid above 30500 rests, so it would take.
+      const tp = await api(app.url, 'POST', '/v1/triggers', { trigger: { symbol: 'BTC-USDC', qty: '0.1', takeProfit: { side: 'SELL', triggerPrice: '31000', child: { limit: { price: '30500', postOnly: true } } } } }, owner.auth);
+      expect(tp.status, JSON.stringify(tp.body)).toBe(200);
+      const bidder = await trader(app.url, { USDC: '100000' });
+      expect((await placeOrder(app.url, bidder, gtc('BUY', '0.2', '30900'))).status).toBe(200);
+      await printTrade(app.url, '31000');
+      const failed = (await api(app.url, 'GET', `/v1/triggers/${tp.body.triggerId}`, undefined, owner.auth)).body.trigger;
+      expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'CHILD_REJECTED', state: { firePx: '31000', cumFilledQty: '0', held: '0' } });
+      const events = (await api(app.url, 'GET', `/v1/triggers/${tp.body.triggerId}/events`, undefined, owner.auth)).body.events;
+      expect(events.map((e: { eventType: string }) => e.eventType)).toEqual(['FAILED', 'CHILD_REJECTED', 'FIRED', 'ARMED', 'CREATED']);
+      expect(events[0]).toMatchObject({ failureReason: 'CHILD_REJECTED' });
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '1', held: '0' });
+    } finally {
+      await app.close();
+      await db.drop();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { directionOf, ladderLevels, type Distribution } from '../../domain/triggers/index.ts';
 import { invalidArgument } from '../../domain/errors.ts';
+import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
 import type { Market } from '../markets.ts';
 import type { TriggerSpec } from './triggerRules.ts';
@@ -68,6 +69,11 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const triggerType = block === 'stopLoss' ? 'STOP_LOSS' : 'TAKE_PROFIT';
   const triggerDirection = directionOf(triggerType, stop.side);
   const clientTriggerId = t.clientTriggerId ?? null;
+  const childLimitPrice = child.limit ? price(child.limit.price, `trigger.${block}.child.limit.price`) : null;
+  // The child would be refused for its size when it fires: refuse the trigger now instead.
+  if (quoteNotional(childLimitPrice ?? triggerPrice, qty, market.notional) < market.minNotional) {
+    throw invalidArgument('trigger.qty', 'its child order would be below the market minimum notional', 'min-notional');
+  }
   return {
     block,
     clientTriggerId,
@@ -80,7 +86,7 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
       triggerDirection,
       triggerPrice,
       childKind: child.limit ? 'LIMIT' : 'MARKET_IOC',
-      childLimitPrice: child.limit ? price(child.limit.price, `trigger.${block}.child.limit.price`) : null,
+      childLimitPrice,
       childPostOnly: child.limit?.postOnly === true,
       maxSlippageTicks: m?.maxSlippageTicks ?? null,
       maxSlippageBps: m ? (m.maxSlippageTicks === undefined ? (m.maxSlippageBps ?? null) : null) : null,
