@@ -31,7 +31,7 @@ function group(): WriteSet {
       accountId: 17n + BigInt(k % 2), ledgerAccount: 'TRADING', assetId: 1 + (k % 2), amount: 30_000_000_000_000_000_000n, isDebit: k % 2 === 0,
       balanceAfter: 123_456_789_000_000_000_000n, transferCode: 'TRADE', sourceAccountId: 17n, sourceKind: 'TRADING_ACCOUNT', destinationAccountId: null, destinationKind: 'EXCHANGE',
     }));
-    ws.transfers.push({ id: id + 5n, transferCode: 'TRADE', timestampUs: nowNs / 1000n, symbolId: 1, matchId: BigInt(i), memo: null, legs });
+    ws.transfers.push({ id: id + 5n, transferCode: 'TRADE', timestampUs: nowNs / 1000n, symbolId: 1, matchId: BigInt(i), memo: null, flowId: null, legs });
     for (const isMaker of [true, false]) {
       ws.trades.push({
         symbolId: 1, matchId: BigInt(i), orderId: id, accountId: 17n, lineageId: `Lin${i}`, generation: 0, side: 'BUY', price: 30_000_000_000_000n, qty: 1_000n,

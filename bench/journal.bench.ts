@@ -51,7 +51,7 @@ function group(orders: number): WriteSet {
       accountId: ref.account, ledgerAccount: 'TRADING', assetId: k % 2 === 0 ? ref.base : ref.quote, amount: 30_000_000_000_000_000_000n, isDebit: k % 2 === 0,
       balanceAfter: 123_456_789_000_000_000_000n, transferCode: 'TRADE', sourceAccountId: ref.account, sourceKind: 'TRADING_ACCOUNT', destinationAccountId: ref.account, destinationKind: 'TRADING_ACCOUNT',
     }));
-    ws.transfers.push({ id: transferId, transferCode: 'TRADE', timestampUs: nowNs / 1000n, symbolId: ref.symbolId, matchId, memo: null, legs });
+    ws.transfers.push({ id: transferId, transferCode: 'TRADE', timestampUs: nowNs / 1000n, symbolId: ref.symbolId, matchId, memo: null, flowId: null, legs });
     for (const isMaker of [true, false]) {
       ws.trades.push({
         symbolId: ref.symbolId, matchId, orderId: id, accountId: ref.account, lineageId: `Lin${id}`, generation: 1, side: 'BUY', price: 30_000_000_000_000n, qty: 1_000n,

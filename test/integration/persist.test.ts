@@ -101,7 +101,7 @@ describe.each(engines)('array-literal encoding on %s', (_name, open) => {
         fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { minLength: 1, maxLength: 5 }), async (memos) => {
           const ws = new WriteSet();
           const ids = memos.map(() => nextId++);
-          memos.forEach((memo, i) => ws.transfers.push({ id: ids[i] as bigint, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo, legs: [] }));
+          memos.forEach((memo, i) => ws.transfers.push({ id: ids[i] as bigint, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo, flowId: null, legs: [] }));
           expect(await project(database.sql, ws, 'persist-text')).toBe(true);
           const stored = await database.sql.query<{ memo: string | null }>(
             `SELECT memo FROM "LedgerTransfer" WHERE id = ANY($1::bigint[]) ORDER BY id`,
@@ -125,7 +125,7 @@ describe.each(engines)('projection on %s', (_name, open) => {
       const { custody } = await ensureSystemAccounts(database.prisma);
       const ws = new WriteSet();
       ws.balance(custody, 'TRADING', usdc.unifiedAssetId, 7n, 1n);
-      ws.transfers.push({ id: 99n, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo: 'once', legs: [] });
+      ws.transfers.push({ id: 99n, transferCode: 'DEPOSIT', timestampUs: 1n, symbolId: null, matchId: null, memo: 'once', flowId: null, legs: [] });
       const balance = async () =>
         (await database.sql.query<{ available: string; held: string }>(
           `SELECT available::text, held::text FROM "Balance" WHERE "accountId" = $1 AND "ledgerAccount" = 'TRADING' AND "assetId" = $2`,

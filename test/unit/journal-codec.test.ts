@@ -65,7 +65,7 @@ const writeSet = fc
   .record({
     versions: fc.array(fc.tuple(version, fc.boolean()), { maxLength: 6 }),
     trades: fc.array(trade, { maxLength: 4 }),
-    transfers: fc.array(fc.record({ id, timestampUs: int64, symbolId: maybe(fc.integer({ min: 1, max: 9 })), matchId: maybe(id), memo: maybe(text), legs: fc.array(leg, { maxLength: 4 }) }), { maxLength: 3 }),
+    transfers: fc.array(fc.record({ id, timestampUs: int64, symbolId: maybe(fc.integer({ min: 1, max: 9 })), matchId: maybe(id), memo: maybe(text), flowId: maybe(id), legs: fc.array(leg, { maxLength: 4 }) }), { maxLength: 3 }),
     balances: fc.array(fc.tuple(id, fc.integer({ min: 1, max: 9 }), e18, e18), { maxLength: 4 }),
     sequences: fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), int64, int64, int64), { maxLength: 3 }),
     reservations: fc.array(fc.record({ accountId: id, clientOrderId: text, orderId: id, createdAt: date, expiresAt: date }), { maxLength: 3 }),

@@ -116,7 +116,7 @@ export class BalanceBook {
    */
   post(
     ws: WriteSet,
-    transfer: { id: bigint; code: TransferCode; timestampUs: bigint; symbolId?: number; matchId?: bigint; memo?: string },
+    transfer: { id: bigint; code: TransferCode; timestampUs: bigint; symbolId?: number; matchId?: bigint; memo?: string; flowId?: bigint },
     debits: LegSpec[],
     credits: LegSpec[],
   ): TransferRow {
@@ -175,6 +175,7 @@ export class BalanceBook {
       symbolId: transfer.symbolId ?? null,
       matchId: transfer.matchId ?? null,
       memo: transfer.memo ?? null,
+      flowId: transfer.flowId ?? null,
       legs,
     };
     ws.transfers.push(row);

@@ -105,7 +105,7 @@ export interface Accepted {
 
 /** What a ledger job may do inside the engine: post transfers and read the balances it loaded. */
 export interface LedgerJob {
-  post(transfer: { code: TransferRow['transferCode']; memo?: string }, debits: LegSpec[], credits: LegSpec[]): TransferRow;
+  post(transfer: { code: TransferRow['transferCode']; memo?: string; flowId?: bigint }, debits: LegSpec[], credits: LegSpec[]): TransferRow;
   balance(ref: BalanceRef): { available: bigint; held: bigint };
   /** The job's time, in microseconds, read inside the job. */
   nowUs: bigint;
@@ -405,7 +405,7 @@ export class TradingEngine {
         // Read inside the job, so legs listed by time are listed in the order they applied.
         const nowUs = this.deps.clock.nowNs() / 1000n;
         return run({
-          post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}) }, debits, credits),
+          post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}), ...(transfer.flowId !== undefined ? { flowId: transfer.flowId } : {}) }, debits, credits),
           balance: (ref) => this.balances.get(ref),
           nowUs,
         });

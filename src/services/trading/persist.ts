@@ -90,10 +90,10 @@ export const RISK_LEG_COLUMNS: Columns<RiskLegRow> = [
 ];
 
 export const TRANSFER_COLUMNS: Columns<TransferRow> = [
-  ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'],
+  ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'], ['flowId', 'bigint'],
 ];
 
-type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null };
+type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null; flowId: bigint | null };
 
 /**
  * Spelled out rather than spread: V8 copies a spread with added fields slowly, and that
@@ -115,11 +115,13 @@ const legInsert = (t: TransferRow, l: LegRow): LegInsert => ({
   sourceKind: l.sourceKind,
   destinationAccountId: l.destinationAccountId,
   destinationKind: l.destinationKind,
+  flowId: t.flowId,
 });
 const LEG_COLUMNS: Columns<LegInsert> = [
   ['transferId', 'bigint'], ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'],
   ['isDebit', 'boolean'], ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'],
   ['matchId', 'bigint'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'], ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
+  ['flowId', 'bigint'],
 ];
 
 export const TRADE_COLUMNS: Columns<TradeRow> = [

@@ -168,6 +168,8 @@ export interface TransferRow {
   matchId: bigint | null;
   memo: string | null;
   legs: LegRow[];
+  /** The chain flow (deposit, withdrawal) this transfer belongs to. */
+  flowId: bigint | null;
 }
 
 export interface BalanceDelta {
