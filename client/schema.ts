@@ -729,6 +729,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chain/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deposit and withdraw flows the caller may see, with every filter of spec 4.7, keyset paged */
+        get: operations["listFlows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/layouts": {
         parameters: {
             query?: never;
@@ -1056,6 +1073,40 @@ export interface paths {
         put?: never;
         /** Credit an account through a DEPOSIT ledger transfer (stands in for the chain) */
         post: operations["operatorCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/v1/chain/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulated chain: a transfer to a deposit address was observed (starts or repeats its deposit flow) */
+        post: operations["observeDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/v1/chain/deposits/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulated chain: a deposit's transaction left the chain before it was credited */
+        post: operations["dropDeposit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3538,6 +3589,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listFlows: {
+        parameters: {
+            query?: {
+                flowKind?: "FLOW_KIND_UNSPECIFIED" | "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                flowState?: "FLOW_STATE_UNSPECIFIED" | "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                scope?: "OPEN" | "TERMINAL" | "ALL";
+                orderBy?: "LAST_ACTIVITY" | "STARTED" | "UPDATED";
+                sort?: "NEWEST" | "OLDEST";
+                ownerAccountId?: string;
+                serviceChainIds?: string | string[];
+                unifiedAssetIds?: string | string[];
+                zippedAssetIds?: string | string[];
+                txRef?: string;
+                limit?: string;
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listLayouts: {
         parameters: {
             query?: {
@@ -4991,6 +5083,82 @@ export interface operations {
                     amount: string;
                     /** @enum {string} */
                     ledgerAccount: "FUNDING" | "TRADING";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    observeDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chainId: number;
+                    address: string;
+                    asset: string;
+                    amount: string;
+                    txHash: string;
+                    logIndex?: number;
+                    fromAddress?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dropDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    flowId: string;
                 };
             };
         };

@@ -71,6 +71,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     logger,
     projectionDelayMs: config.projectionDelayMs,
     commitDeadlineMs: config.commitDeadlineMs,
+    chainBlockMs: config.chainBlockMs,
     onProjectionLag: (seconds) => metrics.projectionLag(seconds),
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
     ...(options.reactToEngineLockLoss !== undefined ? { reactToEngineLockLoss: options.reactToEngineLockLoss } : {}),
@@ -142,6 +143,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
       services.orders.engine.expireDue().catch(failed('GTD expiry')),
       services.orders.fireDeadManSwitches().catch(failed('dead-man switch check')),
       services.orders.engine.runDueTwaps().catch(failed('TWAP slices')),
+      services.chain.tick().catch(failed('simulated chain block')),
       services.orders.engine.prune().catch(failed('client order id pruning')),
     ]).finally(() => (sweeping = false));
   }, TRADING_TIMER_MS);

@@ -26,6 +26,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   COMMIT_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  CHAIN_BLOCK_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
@@ -85,6 +86,8 @@ export interface Config {
   projectionDelayMs: number;
   /** How long an order may wait for durability before it is refused (503) and never stored. */
   commitDeadlineMs: number;
+  /** The simulated chain's block interval: deposits gain one confirmation per block. */
+  chainBlockMs: number;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -121,6 +124,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitTimeoutMs: e.RATE_LIMIT_TIMEOUT_MS,
     projectionDelayMs: e.PROJECTION_DELAY_MS,
     commitDeadlineMs: e.COMMIT_DEADLINE_MS,
+    chainBlockMs: e.CHAIN_BLOCK_MS,
     auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

@@ -18,6 +18,12 @@ export interface NetworkAsset {
   nativeDecimals: number;
 }
 
+/**
+ * The smallest deposit credited, per asset, in its unit (a decimal): below it a deposit
+ * ends FAILED with AMOUNT_BELOW_MINIMUM, crediting nothing (its network fee would exceed it).
+ */
+export const MIN_DEPOSIT: Readonly<Record<string, string>> = { BTC: '0.0001', ETH: '0.001', SOL: '0.01', USDC: '1' };
+
 export interface ExternalNetwork {
   registryChainId: number;
   name: string;

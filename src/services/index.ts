@@ -45,6 +45,8 @@ export interface ServiceDeps {
   projectionDelayMs?: number;
   /** The simulated chain's seed (deposit addresses derive from it). */
   chainSeed?: string;
+  /** See Config.chainBlockMs. */
+  chainBlockMs?: number;
   /** Told each trading journal entry's projection lag, in seconds (metrics). */
   onProjectionLag?: (seconds: number) => void;
   /** See Config.commitDeadlineMs. */
@@ -101,7 +103,7 @@ export async function createServices(deps: ServiceDeps) {
     authenticator,
     limiter,
     operator: createOperatorService({ db, limiter }),
-    chain: createChainService({ db, clock, markets, limiter, terms, chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED) }),
+    chain: createChainService({ db, clock, markets, limiter, terms, pageTokens, engine: orders.engine, systemAccounts, chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED), blockMs: deps.chainBlockMs ?? 1_000 }),
     system: createSystemService({ clock }),
     walletAuth: createWalletAuthService({
       db,

@@ -4,6 +4,8 @@ import type { ChainAdapter } from '../../infra/chain/adapter.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import type { TermsService } from '../terms.ts';
+import type { PageTokens } from '../pageTokens.ts';
+import type { TradingEngine } from '../trading/index.ts';
 
 /** What the chain operations (deposit addresses, and later flows and withdrawals) use. */
 export interface ChainContext {
@@ -13,4 +15,10 @@ export interface ChainContext {
   limiter: RateLimiter;
   terms: TermsService;
   chain: ChainAdapter;
+  pageTokens: PageTokens;
+  /** Money moves only through the engine (its public interface). */
+  engine: Pick<TradingEngine, 'transfer' | 'readable'>;
+  systemAccounts: { custody: bigint };
+  /** The simulated chain's block interval: confirmations arrive one per block. */
+  blockMs: number;
 }

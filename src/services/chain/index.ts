@@ -2,8 +2,13 @@ import type { Caller } from '../../auth/caller.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
 import type { Db } from '../../infra/database.ts';
 import type { ChainContext } from './context.ts';
+import { advanceDeposits } from './advanceDeposits.ts';
 import { createDepositAddress } from './createDepositAddress.ts';
+import { dropDeposit } from './dropDeposit.ts';
+import { flowView } from './flowView.ts';
+import { listFlows, type ListFlowsInput } from './listFlows.ts';
 import { listNetworks } from './listNetworks.ts';
+import { observeDeposit } from './observeDeposit.ts';
 
 /**
  * The supported networks and their listed assets as rows (Chain, ChainAsset), written at
@@ -24,8 +29,28 @@ export async function ensureNetworks(db: Db, markets: ChainContext['markets']): 
 
 /** Chain operations (spec 4.7) as the transports call them. */
 export function createChainService(ctx: ChainContext) {
+  let lastBlockAt = 0;
+  const ownerOf = async (accountId: bigint) => (await ctx.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { publicId: true } })).publicId;
   return {
     listNetworks: () => listNetworks(ctx.markets),
     createDepositAddress: (caller: Caller, input: { chainId: number; subaccountId?: string }) => createDepositAddress(ctx, caller, input),
+    listFlows: (caller: Caller, input: ListFlowsInput) => listFlows(ctx, caller, input),
+    /** Operator: the simulated chain saw a transfer to a deposit address. */
+    async observeDeposit(input: Parameters<typeof observeDeposit>[1]) {
+      const row = await observeDeposit(ctx, input);
+      return flowView(row, await ownerOf(row.ownerAccountId));
+    },
+    /** Operator: the simulated chain dropped a deposit's transaction. */
+    async dropDeposit(input: { flowId: string }) {
+      const row = await dropDeposit(ctx, input);
+      return flowView(row, await ownerOf(row.ownerAccountId));
+    },
+    /** On the sweep timer: a block of the simulated chain once per block interval. */
+    async tick(): Promise<void> {
+      const now = ctx.clock.now().getTime();
+      if (now - lastBlockAt < ctx.blockMs) return;
+      lastBlockAt = now;
+      await advanceDeposits(ctx);
+    },
   };
 }

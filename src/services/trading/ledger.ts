@@ -145,13 +145,23 @@ export function createLedgerService(deps: LedgerDeps) {
         const a = id === null ? undefined : accounts.get(id);
         return a !== undefined && a.kind !== 'SYSTEM' && (a.id === caller.rootAccountId || a.rootAccountId === caller.rootAccountId) ? a.publicId : '';
       };
+      const flowIds = [...new Set(page.items.map((r) => r.flowId).filter((id): id is bigint => id !== null))];
+      const flows = new Map(
+        flowIds.length === 0
+          ? []
+          : (await db.lifecycleFlow.findMany({ where: { id: { in: flowIds } }, select: { id: true, publicId: true, sourceAddress: true, destinationAddress: true, serviceChainId: true, flowKind: true } })).map((f) => [f.id, f]),
+      );
       return {
-        transfers: page.items.map((r) => ({
-          leg: r,
-          asset: markets.asset(r.assetId) as Asset,
-          sourceAccountId: ownId(r.sourceAccountId),
-          destinationAccountId: ownId(r.destinationAccountId),
-        })),
+        transfers: page.items.map((r) => {
+          const flow = r.flowId !== null ? flows.get(r.flowId) : undefined;
+          return {
+            leg: r,
+            asset: markets.asset(r.assetId) as Asset,
+            sourceAccountId: ownId(r.sourceAccountId),
+            destinationAccountId: ownId(r.destinationAccountId),
+            ...(flow ? { flow } : {}),
+          };
+        }),
         nextPageToken: page.nextPageToken,
       };
     },

@@ -153,10 +153,14 @@ export interface TransferLegLike {
   leg: LedgerTransferLeg;
   sourceAccountId: string;
   destinationAccountId: string;
+  /** The chain flow the transfer belongs to: its public id, and the external side it moved from or to. */
+  flow?: { publicId: string; sourceAddress: string | null; destinationAddress: string | null; serviceChainId: number | null; flowKind: string };
 }
 
 /** Spec 2.11: one leg of a ledger transfer on the caller's account. */
-export function transferView({ leg, sourceAccountId, destinationAccountId }: TransferLegLike) {
+export function transferView({ leg, sourceAccountId, destinationAccountId, flow }: TransferLegLike) {
+  // A deposit comes from an external address, a withdrawal goes to one.
+  const external = (kind: string | null, address: string | null) => (kind === 'EXTERNAL_ADDRESS' && flow ? { address: address ?? '', chainId: flow.serviceChainId ?? 0 } : {});
   return {
     account: leg.ledgerAccount,
     amount: formatScaled(decimalToBigInt(leg.amount), 18),
@@ -164,11 +168,11 @@ export function transferView({ leg, sourceAccountId, destinationAccountId }: Tra
     asset: String(leg.assetId),
     isDebit: leg.isDebit,
     linkId: leg.transferId.toString(),
-    flowId: leg.flowId?.toString() ?? '',
+    flowId: flow?.publicId ?? '',
     transferCode: leg.transferCode,
     timestamp: leg.timestampUs.toString(),
-    source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM' },
-    destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM' },
+    source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM', ...external(leg.sourceKind, flow?.sourceAddress ?? null) },
+    destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM', ...external(leg.destinationKind, flow?.destinationAddress ?? null) },
   };
 }
 

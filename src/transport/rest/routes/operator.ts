@@ -28,7 +28,39 @@ export function operatorTokenCheck(token: string) {
 
 /** The operator API: served only when OPERATOR_TOKEN is set. */
 export function operatorRoutes(s: Services) {
-  return [...operatorRateLimitRoutes(s), ...operatorLedgerRoutes(s)];
+  return [...operatorRateLimitRoutes(s), ...operatorLedgerRoutes(s), ...operatorChainRoutes(s)];
+}
+
+/** The simulated chain's controls (docs/chain.md): what a real chain's watcher would report. */
+function operatorChainRoutes(s: Services) {
+  return [
+    defineRoute({
+      operationId: 'observeDeposit',
+      method: 'POST',
+      url: '/operator/v1/chain/deposits',
+      summary: 'Simulated chain: a transfer to a deposit address was observed (starts or repeats its deposit flow)',
+      auth: 'operator',
+      body: z.strictObject({
+        chainId: int32(),
+        address: z.string().min(1).max(128),
+        asset: z.string().min(1).max(16),
+        amount: z.string().max(64),
+        txHash: z.string().min(1).max(128),
+        logIndex: int32().optional(),
+        fromAddress: z.string().max(128).optional(),
+      }),
+      handler: async ({ body }) => ({ flow: await s.chain.observeDeposit(body) }),
+    }),
+    defineRoute({
+      operationId: 'dropDeposit',
+      method: 'POST',
+      url: '/operator/v1/chain/deposits/drop',
+      summary: 'Simulated chain: a deposit\'s transaction left the chain before it was credited',
+      auth: 'operator',
+      body: z.strictObject({ flowId: z.string().min(1).max(64) }),
+      handler: async ({ body }) => ({ flow: await s.chain.dropDeposit(body) }),
+    }),
+  ];
 }
 
 function operatorRateLimitRoutes(s: Services) {

@@ -1,0 +1,15 @@
+import { ApiError } from '../../domain/errors.ts';
+import { droppedDeposit } from '../../domain/flows/deposit.ts';
+import type { ChainContext } from './context.ts';
+import { depositExpectations } from './expectedDurations.ts';
+import { depositColumns, depositOf } from './flowRecord.ts';
+
+/** The (simulated) chain dropped a deposit's transaction (a reorg) before it was credited: the flow ends, crediting nothing. */
+export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) {
+  const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId } });
+  if (!row || row.flowKind !== 'DEPOSIT') throw new ApiError('not-found', 'no such deposit flow', { code: 'FLOW_NOT_FOUND' });
+  const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
+  if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
+  const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
+  return ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
+}

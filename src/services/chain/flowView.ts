@@ -1,0 +1,41 @@
+import type { LifecycleFlow } from '../../generated/prisma/client.ts';
+
+const U64 = (1n << 64n) - 1n;
+const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
+
+/** Spec 2.12: a lifecycle flow, amounts as {hi, lo} halves of a uint128, times as epoch ms strings. */
+export function flowView(f: LifecycleFlow, ownerAccountId: string) {
+  const amount = BigInt(f.amountE18.toFixed(0));
+  return {
+    flowId: f.publicId,
+    ownerAccountId,
+    smartAccountAddress: f.smartAccountAddress ?? '',
+    flowKind: f.flowKind,
+    flowState: f.flowState,
+    currentStep: f.currentStep,
+    currentStepSequence: f.currentStepSequence,
+    assetIds: { zippedAssetId: f.zippedAssetId ?? 0, unifiedAssetId: f.unifiedAssetId ?? 0 },
+    amountE18: { hi: (amount >> 64n).toString(), lo: (amount & U64).toString() },
+    serviceChainId: f.serviceChainId ?? 0,
+    sourceDomain: f.sourceDomain,
+    destinationDomain: f.destinationDomain,
+    sourceAddress: f.sourceAddress ?? '',
+    destinationAddress: f.destinationAddress ?? '',
+    sourceTxHash: f.sourceTxHash ?? '',
+    latestTxRef: f.latestTxRef ?? '',
+    txOccurrenceIndex: f.txOccurrenceIndex ?? '',
+    latestLifecycleSource: f.latestLifecycleSource ?? '',
+    lifecycleReason: f.lifecycleReason ?? '',
+    zipperReason: f.zipperReason ?? null,
+    isOpen: f.isOpen,
+    isTerminal: f.isTerminal,
+    startedAtUnixMs: ms(f.startedAt),
+    updatedAtUnixMs: ms(f.updatedAt),
+    lastActivityAtUnixMs: ms(f.lastActivityAt),
+    terminalAtUnixMs: ms(f.terminalAt),
+    estimatedCompletionUnixMs: ms(f.estimatedCompletionAt),
+    currentProgress: f.currentProgress,
+    progressTimeline: f.progressTimeline,
+    ...(f.requestFee ? { requestFee: f.requestFee } : {}),
+  };
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, onboard, type SignedIn } from '../helpers/auth.ts';
+import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
+import { balancesOf, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
+
+const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+let server: RunningApp;
+beforeAll(async () => {
+  // A block every 50 ms: the sweep (every 250 ms) then runs one block per tick.
+  server = await startTestApp({ env: { CHAIN_BLOCK_MS: '50' } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Flow = { flowId: string; flowState: string; currentStep: string; isOpen: boolean; isTerminal: boolean; lifecycleReason: string; currentProgress: { currentConfirmations: number; requiredConfirmations: number }; progressTimeline: { step: string; status: string; expectedDurationMs: number }[]; amountE18: { hi: string; lo: string }; assetIds: { unifiedAssetId: number; zippedAssetId: number } };
+
+async function depositAddress(me: SignedIn, chainId: number): Promise<string> {
+  const r = await api(server.url, 'POST', '/v1/chain/deposit-addresses', { chainId }, me.auth);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.depositAddress.depositAddress;
+}
+
+const observe = (body: Record<string, unknown>) => api(server.url, 'POST', '/operator/v1/chain/deposits', body, operator);
+const flows = async (me: SignedIn, query = '') => (await api(server.url, 'GET', `/v1/chain/flows${query}`, undefined, me.auth)).body.flows as Flow[];
+
+describe('a deposit from the simulated chain', () => {
+  it('walks its steps as blocks confirm it, credits FUNDING once with its flowId, and is listed with its timeline', async () => {
+    const me = await onboard(server.url);
+    const address = await depositAddress(me, 1);
+    const seen = await observe({ chainId: 1, address, asset: 'USDC', amount: '250', txHash: '0xabc1', logIndex: 3, fromAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' });
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    const flowId = seen.body.flow.flowId as string;
+    expect(seen.body.flow).toMatchObject({ flowKind: 'DEPOSIT', flowState: 'SOURCE_CONFIRMING', currentStep: 'CONFIRMATIONS', currentStepSequence: 2, isOpen: true, sourceDomain: 'EXTERNAL_CHAIN', destinationDomain: 'FUNDING', destinationAddress: address, sourceTxHash: '0xabc1', txOccurrenceIndex: '3', serviceChainId: 1, assetIds: { unifiedAssetId: 4, zippedAssetId: 102 }, amountE18: { hi: '13', lo: '10192327041775828992' } });
+    expect(seen.body.flow.currentProgress).toMatchObject({ currentConfirmations: 0, requiredConfirmations: 12 });
+    // Reported again: the same flow.
+    expect((await observe({ chainId: 1, address, asset: 'USDC', amount: '250', txHash: '0xabc1', logIndex: 3 })).body.flow.flowId).toBe(flowId);
+
+    const open = await flows(me, '?scope=OPEN');
+    expect(open.map((f) => f.flowId)).toEqual([flowId]);
+    await pollUntil(async () => (await flows(me, `?flowState=COMPLETED`)).length === 1, 15_000, 100);
+    const [done] = await flows(me, '?scope=TERMINAL');
+    expect(done).toMatchObject({ flowId, flowState: 'COMPLETED', currentStep: 'COMPLETE', isOpen: false, isTerminal: true, currentProgress: { currentConfirmations: 12, requiredConfirmations: 12 } });
+    expect(done?.progressTimeline.map((s) => [s.step, s.status])).toEqual([['SOURCE', 'COMPLETED'], ['CONFIRMATIONS', 'COMPLETED'], ['SETTLEMENT', 'COMPLETED'], ['COMPLETE', 'COMPLETED']]);
+    expect((await balancesOf(server.url, me))['FUNDING:USDC']).toEqual({ available: '250', held: '0' });
+
+    const legs = (await api(server.url, 'GET', '/v1/transfers', undefined, me.auth)).body.transfers as { flowId: string; transferCode: string; amount: string; source: unknown }[];
+    expect(legs).toEqual([expect.objectContaining({ flowId, transferCode: 'DEPOSIT', amount: '250', source: expect.objectContaining({ kind: 'EXTERNAL_ADDRESS', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', chainId: 1 }) })]);
+    expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
+
+    // The next deposit on this chain expects what the last one took.
+    const next = await observe({ chainId: 1, address, asset: 'USDC', amount: '5', txHash: '0xabc2' });
+    const expected = (next.body.flow as Flow).progressTimeline.find((s) => s.step === 'CONFIRMATIONS')?.expectedDurationMs;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).not.toBe(12 * 50);
+  });
+
+  it('ends without a credit for an asset the chain does not carry for us, below the minimum, or dropped by the chain', async () => {
+    const me = await onboard(server.url);
+    const address = await depositAddress(me, 1);
+    const unsupported = await observe({ chainId: 1, address, asset: 'SOL', amount: '10', txHash: '0xdef1' });
+    expect(unsupported.body.flow).toMatchObject({ flowState: 'FAILED', lifecycleReason: 'UNSUPPORTED_ASSET', isTerminal: true, currentStep: 'SOURCE' });
+    const small = await observe({ chainId: 1, address, asset: 'USDC', amount: '0.5', txHash: '0xdef2' });
+    expect(small.body.flow).toMatchObject({ flowState: 'FAILED', lifecycleReason: 'AMOUNT_BELOW_MINIMUM' });
+    const dropped = await observe({ chainId: 1, address, asset: 'USDC', amount: '10', txHash: '0xdef3' });
+    const gone = await api(server.url, 'POST', '/operator/v1/chain/deposits/drop', { flowId: dropped.body.flow.flowId }, operator);
+    expect(gone.body.flow).toMatchObject({ flowState: 'DROPPED', lifecycleReason: 'CHAIN_REORG', isTerminal: true });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await balancesOf(server.url, me)).toEqual({});
+    expect((await api(server.url, 'POST', '/operator/v1/chain/deposits/drop', { flowId: dropped.body.flow.flowId }, operator)).status).toBe(409);
+    const unknown = await observe({ chainId: 1, address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', asset: 'USDC', amount: '10', txHash: '0xdef4' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('shows a caller only its own flows, with every filter bound to its cursor', async () => {
+    const me = await onboard(server.url);
+    const other = await onboard(server.url);
+    const address = await depositAddress(me, 1);
+    for (let i = 0; i < 3; i++) expect((await observe({ chainId: 1, address, asset: 'USDC', amount: '0.1', txHash: `0xfeed${i}` })).status).toBe(200);
+    expect(await flows(other)).toEqual([]);
+    const first = await api(server.url, 'GET', '/v1/chain/flows?limit=2&flowKind=DEPOSIT&serviceChainIds=1', undefined, me.auth);
+    expect(first.body.flows).toHaveLength(2);
+    const second = await api(server.url, 'GET', `/v1/chain/flows?limit=2&flowKind=DEPOSIT&serviceChainIds=1&pageToken=${encodeURIComponent(first.body.nextPageToken)}`, undefined, me.auth);
+    expect(second.body.flows).toHaveLength(1);
+    expect(new Set([...first.body.flows, ...second.body.flows].map((f: Flow) => f.flowId)).size).toBe(3);
+    const otherFilter = await api(server.url, 'GET', `/v1/chain/flows?limit=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`, undefined, me.auth);
+    expect(otherFilter.status).toBe(400);
+    expect((await flows(me, '?txRef=0xfeed1')).length).toBe(1);
+    expect(await flows(me, '?unifiedAssetIds=1')).toEqual([]);
+  });
+});
