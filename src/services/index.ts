@@ -18,6 +18,7 @@ import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
 import { createChainService, ensureNetworks } from './chain/index.ts';
+import { Publications } from './publications.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
@@ -103,7 +104,20 @@ export async function createServices(deps: ServiceDeps) {
     authenticator,
     limiter,
     operator: createOperatorService({ db, limiter }),
-    chain: createChainService({ db, clock, markets, limiter, terms, pageTokens, engine: orders.engine, systemAccounts, chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED), blockMs: deps.chainBlockMs ?? 1_000 }),
+    chain: createChainService({
+      db,
+      clock,
+      markets,
+      limiter,
+      terms,
+      pageTokens,
+      engine: orders.engine,
+      systemAccounts,
+      chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
+      blockMs: deps.chainBlockMs ?? 1_000,
+      publications: new Publications(store.events),
+      topicPrefix: store.keyPrefix,
+    }),
     system: createSystemService({ clock }),
     walletAuth: createWalletAuthService({
       db,

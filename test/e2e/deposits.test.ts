@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainFlowsDocument, FlowUpdatesDocument } from '../generated/graphql/graphql.ts';
 import { api, onboard, type SignedIn } from '../helpers/auth.ts';
+import { gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -88,5 +90,43 @@ describe('a deposit from the simulated chain', () => {
     expect(otherFilter.status).toBe(400);
     expect((await flows(me, '?txRef=0xfeed1')).length).toBe(1);
     expect(await flows(me, '?unifiedAssetIds=1')).toEqual([]);
+  });
+});
+
+describe('flows over GraphQL', () => {
+  it('a flowUpdates subscriber sees each step as it happens, confirmations rising to completion; chainFlows lists it', async () => {
+    const me = await onboard(server.url);
+    const address = await depositAddress(me, 1);
+    const client = wsClient(server.url, { authorization: me.auth.authorization as string });
+    const seen: { flowState: string; currentConfirmations: number }[] = [];
+    try {
+      const done = new Promise<void>((resolve, reject) => {
+        client.subscribe<{ flowUpdates: { flowState: string; currentProgress: { currentConfirmations: number } } }>(
+          { query: FlowUpdatesDocument.toString() },
+          {
+            next: (m) => {
+              const f = m.data?.flowUpdates;
+              if (!f) return;
+              seen.push({ flowState: f.flowState, currentConfirmations: f.currentProgress.currentConfirmations });
+              if (f.flowState === 'COMPLETED') resolve();
+            },
+            error: reject,
+            complete: () => undefined,
+          },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await observe({ chainId: 1, address, asset: 'USDC', amount: '3', txHash: '0xgq1' })).status).toBe(200);
+      await done;
+      expect(seen[0]).toEqual({ flowState: 'SOURCE_CONFIRMING', currentConfirmations: 0 });
+      expect(seen.at(-1)).toEqual({ flowState: 'COMPLETED', currentConfirmations: 12 });
+      const confirmations = seen.map((s) => s.currentConfirmations);
+      expect([...confirmations].sort((a, b) => a - b)).toEqual(confirmations);
+      expect(seen.length).toBeGreaterThanOrEqual(13);
+    } finally {
+      await client.dispose();
+    }
+    const listed = await gql(server.url, ChainFlowsDocument, { scope: 'TERMINAL' }, me.auth);
+    expect(listed.body.data?.chainFlows.flows.map((f) => f.flowState)).toEqual(['COMPLETED']);
   });
 });

@@ -3,6 +3,7 @@ import type { LifecycleFlow } from '../../generated/prisma/client.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns, depositOf } from './flowRecord.ts';
+import { publishFlow } from './publishFlow.ts';
 
 /**
  * One block of the simulated chain: every confirming deposit gains a confirmation, and one
@@ -39,5 +40,5 @@ async function credit(ctx: ChainContext, row: LifecycleFlow): Promise<void> {
 
 async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow): Promise<void> {
   const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
-  await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } });
+  await publishFlow(ctx, await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } }));
 }

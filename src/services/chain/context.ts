@@ -6,6 +6,8 @@ import type { RateLimiter } from '../rateLimits.ts';
 import type { TermsService } from '../terms.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { TradingEngine } from '../trading/index.ts';
+import type { Publications } from '../publications.ts';
+import type { FlowView } from './flowView.ts';
 
 /** What the chain operations (deposit addresses, and later flows and withdrawals) use. */
 export interface ChainContext {
@@ -21,4 +23,13 @@ export interface ChainContext {
   systemAccounts: { custody: bigint };
   /** The simulated chain's block interval: confirmations arrive one per block. */
   blockMs: number;
+  /** Flow changes, published after each is stored, on `${topicPrefix}flows:<root public id>`. */
+  publications: Publications<FlowEvent>;
+  topicPrefix: string;
+}
+
+/** One stored change of a flow, for `flowUpdates`. */
+export interface FlowEvent {
+  ownerAccountId: string;
+  flow: FlowView;
 }

@@ -3,6 +3,7 @@ import { droppedDeposit } from '../../domain/flows/deposit.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns, depositOf } from './flowRecord.ts';
+import { publishFlow } from './publishFlow.ts';
 
 /** The (simulated) chain dropped a deposit's transaction (a reorg) before it was credited: the flow ends, crediting nothing. */
 export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) {
@@ -11,5 +12,7 @@ export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) 
   const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
   if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
   const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
-  return ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
+  const updated = await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
+  await publishFlow(ctx, updated);
+  return updated;
 }

@@ -3,6 +3,8 @@ import type { LifecycleFlow } from '../../generated/prisma/client.ts';
 const U64 = (1n << 64n) - 1n;
 const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
 
+export type FlowView = ReturnType<typeof flowView>;
+
 /** Spec 2.12: a lifecycle flow, amounts as {hi, lo} halves of a uint128, times as epoch ms strings. */
 export function flowView(f: LifecycleFlow, ownerAccountId: string) {
   const amount = BigInt(f.amountE18.toFixed(0));

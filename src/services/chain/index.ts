@@ -1,7 +1,8 @@
 import type { Caller } from '../../auth/caller.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
 import type { Db } from '../../infra/database.ts';
-import type { ChainContext } from './context.ts';
+import type { ChainContext, FlowEvent } from './context.ts';
+import { requirePermission, resolveAccount } from '../access.ts';
 import { advanceDeposits } from './advanceDeposits.ts';
 import { createDepositAddress } from './createDepositAddress.ts';
 import { dropDeposit } from './dropDeposit.ts';
@@ -9,6 +10,9 @@ import { flowView } from './flowView.ts';
 import { listFlows, type ListFlowsInput } from './listFlows.ts';
 import { listNetworks } from './listNetworks.ts';
 import { observeDeposit } from './observeDeposit.ts';
+
+export type { FlowEvent } from './context.ts';
+export type { FlowView } from './flowView.ts';
 
 /**
  * The supported networks and their listed assets as rows (Chain, ChainAsset), written at
@@ -44,6 +48,16 @@ export function createChainService(ctx: ChainContext) {
     async dropDeposit(input: { flowId: string }) {
       const row = await dropDeposit(ctx, input);
       return flowView(row, await ownerOf(row.ownerAccountId));
+    },
+    /** `flowUpdates`: the changes of the flows the caller may see, after each is stored. */
+    async subscribeFlows(caller: Caller): Promise<AsyncIterableIterator<FlowEvent>> {
+      requirePermission(caller, 'READ');
+      const own = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? (await resolveAccount(ctx.db, caller, undefined)).publicId : undefined;
+      const source = ctx.publications.subscribe(`${ctx.topicPrefix}flows:${caller.rootPublicId}`);
+      if (own === undefined) return source;
+      return (async function* () {
+        for await (const e of source) if (e.ownerAccountId === own) yield e;
+      })();
     },
     /** On the sweep timer: a block of the simulated chain once per block interval. */
     async tick(): Promise<void> {

@@ -7,6 +7,7 @@ import { retryOnUniqueRace } from '../../infra/databaseErrors.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns } from './flowRecord.ts';
+import { publishFlow } from './publishFlow.ts';
 
 /**
  * The (simulated) chain reports a transfer to a deposit address: the deposit flow starts,
@@ -27,10 +28,11 @@ export async function observeDeposit(ctx: ChainContext, input: { chainId: number
   const expected = await depositExpectations(ctx, network.registryChainId, network.depositConfirmations);
   const occurrence = String(input.logIndex ?? 0);
   const key = { flowKind: 'DEPOSIT' as const, serviceChainId: network.registryChainId, sourceTxHash: input.txHash, txOccurrenceIndex: occurrence };
-  return retryOnUniqueRace(
+  let created = false;
+  const row = await retryOnUniqueRace(
     async () =>
       (await ctx.db.lifecycleFlow.findUnique({ where: { flowKind_serviceChainId_sourceTxHash_txOccurrenceIndex: key } })) ??
-      ctx.db.lifecycleFlow.create({
+      ((created = true), ctx.db.lifecycleFlow.create({
         data: {
           ...key,
           ...depositColumns(flow, expected),
@@ -50,6 +52,8 @@ export async function observeDeposit(ctx: ChainContext, input: { chainId: number
           startedAt: new Date(now),
           depositAddressId: target.id,
         },
-      }),
+      })),
   );
+  if (created) await publishFlow(ctx, row);
+  return row;
 }

@@ -1,5 +1,7 @@
+import type { FlowEvent, FlowView } from '../../../services/chain/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
+import { guardedStream } from '../guardedStream.ts';
 
 type NetworkAssetShape = { symbol: string; unifiedAssetId: number; zippedAssetId: number; tokenAddress: string; nativeDecimals: number };
 type NetworkShape = { registryChainId: number; name: string; family: string; nativeChainId: string; depositConfirmations: number; withdrawConfirmations: number; assets: NetworkAssetShape[] };
@@ -42,5 +44,89 @@ builder.mutationField('createDepositAddress', (t) =>
     description: 'Creates or returns the deposit address of an account target on a chain (as POST /v1/chain/deposit-addresses)',
     args: { chainId: t.arg.int({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => (await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress,
+  }),
+);
+
+type FlowShape = FlowView;
+type ProgressShape = { currentStepStartedAtUnixMs: number; currentStepExpectedDurationMs: number; currentConfirmations: number; requiredConfirmations: number; approveCount: number; rejectCount: number; validatorCount: number; requiredApprovals: number; requiredRejections: number };
+type TimelineShape = { sequence: number; step: string; status: string; expectedDurationMs: number };
+
+const FlowProgress = builder.objectRef<ProgressShape>('FlowProgress').implement({
+  fields: (t) => ({
+    currentStepStartedAtUnixMs: t.string({ resolve: (p) => String(p.currentStepStartedAtUnixMs) }),
+    currentStepExpectedDurationMs: t.string({ resolve: (p) => String(p.currentStepExpectedDurationMs) }),
+    currentConfirmations: t.exposeInt('currentConfirmations'),
+    requiredConfirmations: t.exposeInt('requiredConfirmations'),
+    approveCount: t.exposeInt('approveCount'),
+    rejectCount: t.exposeInt('rejectCount'),
+    validatorCount: t.exposeInt('validatorCount'),
+    requiredApprovals: t.exposeInt('requiredApprovals'),
+    requiredRejections: t.exposeInt('requiredRejections'),
+  }),
+});
+const FlowTimelineItem = builder.objectRef<TimelineShape>('FlowTimelineItem').implement({
+  fields: (t) => ({ sequence: t.exposeInt('sequence'), step: t.exposeString('step'), status: t.exposeString('status'), expectedDurationMs: t.string({ resolve: (s) => String(s.expectedDurationMs) }) }),
+});
+const Flow = builder.objectRef<FlowShape>('Flow').implement({
+  description: 'A deposit or withdraw lifecycle flow (spec 2.12)',
+  fields: (t) => ({
+    flowId: t.exposeString('flowId'),
+    ownerAccountId: t.exposeString('ownerAccountId'),
+    smartAccountAddress: t.exposeString('smartAccountAddress'),
+    flowKind: t.exposeString('flowKind'),
+    flowState: t.exposeString('flowState'),
+    currentStep: t.exposeString('currentStep'),
+    currentStepSequence: t.exposeInt('currentStepSequence'),
+    unifiedAssetId: t.int({ resolve: (f) => f.assetIds.unifiedAssetId }),
+    zippedAssetId: t.int({ resolve: (f) => f.assetIds.zippedAssetId }),
+    amountE18Hi: t.string({ resolve: (f) => f.amountE18.hi }),
+    amountE18Lo: t.string({ resolve: (f) => f.amountE18.lo }),
+    serviceChainId: t.exposeInt('serviceChainId'),
+    sourceDomain: t.exposeString('sourceDomain'),
+    destinationDomain: t.exposeString('destinationDomain'),
+    sourceAddress: t.exposeString('sourceAddress'),
+    destinationAddress: t.exposeString('destinationAddress'),
+    sourceTxHash: t.exposeString('sourceTxHash'),
+    latestTxRef: t.exposeString('latestTxRef'),
+    txOccurrenceIndex: t.exposeString('txOccurrenceIndex'),
+    lifecycleReason: t.exposeString('lifecycleReason'),
+    isOpen: t.exposeBoolean('isOpen'),
+    isTerminal: t.exposeBoolean('isTerminal'),
+    startedAtUnixMs: t.exposeString('startedAtUnixMs'),
+    updatedAtUnixMs: t.exposeString('updatedAtUnixMs'),
+    terminalAtUnixMs: t.exposeString('terminalAtUnixMs'),
+    estimatedCompletionUnixMs: t.exposeString('estimatedCompletionUnixMs'),
+    currentProgress: t.field({ type: FlowProgress, resolve: (f) => f.currentProgress as unknown as ProgressShape }),
+    progressTimeline: t.field({ type: [FlowTimelineItem], resolve: (f) => f.progressTimeline as unknown as TimelineShape[] }),
+  }),
+});
+const FlowPage = builder.objectRef<{ flows: FlowShape[]; nextPageToken: string }>('FlowPage').implement({
+  fields: (t) => ({ flows: t.field({ type: [Flow], resolve: (p) => p.flows }), nextPageToken: t.exposeString('nextPageToken') }),
+});
+
+builder.queryField('chainFlows', (t) =>
+  t.field({
+    type: FlowPage,
+    description: 'Flows the caller may see (as GET /v1/chain/flows)',
+    args: {
+      flowKind: t.arg.string(),
+      flowState: t.arg.string(),
+      scope: t.arg.string(),
+      sort: t.arg.string(),
+      serviceChainIds: t.arg.intList(),
+      txRef: t.arg.string(),
+      limit: t.arg.int(),
+      pageToken: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never),
+  }),
+);
+
+builder.subscriptionField('flowUpdates', (t) =>
+  t.field({
+    type: Flow,
+    description: 'Every stored change of the flows the caller may see, each step as it happens',
+    subscribe: async (_root, _args, ctx) => guardedStream(ctx, callerOf(ctx), await ctx.services.chain.subscribeFlows(callerOf(ctx))),
+    resolve: (payload) => (payload as FlowEvent).flow,
   }),
 );
