@@ -1,0 +1,65 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, onboard } from '../helpers/auth.ts';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
+import { dropSchema, TEST_OPERATOR_TOKEN, uniqueName } from '../helpers/infra.ts';
+import { freePort } from '../helpers/redisServer.ts';
+import { ServiceProcess } from '../helpers/serviceProcess.ts';
+import { balancesOf, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
+
+/**
+ * Issue 14: deposits survive SIGKILL. The real process is killed while deposits are
+ * confirming, again and again; after each restart they go on from the confirmations they
+ * had, and each is credited exactly once.
+ */
+const schema = uniqueName('depkill');
+const processes: ServiceProcess[] = [];
+afterAll(async () => {
+  for (const p of processes) p.kill();
+  await dropSchema(schema);
+});
+
+describe('SIGKILL while deposits confirm', () => {
+  it('resumes every deposit after a restart and credits each exactly once', async () => {
+    const port = await freePort();
+    const start = async () => {
+      const p = ServiceProcess.start({ port, schema, redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
+      processes.push(p);
+      await p.listening();
+      await pollUntil(async () => (await fetch(`${p.url}/readyz`)).status === 200, 30_000, 100);
+      return p;
+    };
+    let service = await start();
+    const url = service.url;
+    const me = await onboard(url);
+    const address = (await api(url, 'POST', '/v1/chain/deposit-addresses', { chainId: 1 }, me.auth)).body.depositAddress.depositAddress;
+    const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+    for (let i = 0; i < 5; i++) {
+      const r = await api(url, 'POST', '/operator/v1/chain/deposits', { chainId: 1, address, asset: 'USDC', amount: '10', txHash: `0xkill${i}` }, operator);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+    for (let k = 0; k < 4; k++) {
+      await new Promise((r) => setTimeout(r, 150 + k * 200));
+      service.kill();
+      service = await start();
+    }
+    await pollUntil(async () => {
+      const flows = (await api(url, 'GET', '/v1/chain/flows?scope=TERMINAL', undefined, me.auth)).body.flows as unknown[];
+      return flows.length === 5;
+    }, 60_000, 200);
+    const flows = (await api(url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as { flowState: string }[];
+    expect(flows.map((f) => f.flowState)).toEqual(Array(5).fill('COMPLETED'));
+    expect((await balancesOf(url, me))['FUNDING:USDC']).toEqual({ available: '50', held: '0' });
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path="${schema}"` });
+    await client.connect();
+    try {
+      const credits = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "LedgerTransfer" WHERE "flowId" IS NOT NULL`);
+      expect(credits.rows[0]?.n).toBe(5);
+      expect(await ledgerViolations(async (text) => (await client.query(text)).rows)).toEqual(SOUND_LEDGER);
+    } finally {
+      await client.end();
+    }
+    service.kill();
+  }, 180_000);
+});
