@@ -23,12 +23,10 @@ afterAll(async () => {
 describe('SIGKILL while deposits confirm', () => {
   it('resumes every deposit after a restart and credits each exactly once', async () => {
     const port = await freePort();
-    const start = async () => {
+    const start = () => {
       const p = ServiceProcess.start({ port, schema, redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
       processes.push(p);
-      await p.listening();
-      await pollUntil(async () => (await fetch(`${p.url}/readyz`)).status === 200, 30_000, 100);
-      return p;
+      return p.ready();
     };
     let service = await start();
     const url = service.url;

@@ -6,7 +6,6 @@ import { dropSchema, uniqueName } from '../helpers/infra.ts';
 import { freePort } from '../helpers/redisServer.ts';
 import { ServiceProcess } from '../helpers/serviceProcess.ts';
 import { ledgerViolations, placeOrder, SOUND_LEDGER, trader } from '../helpers/trading.ts';
-import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * Issue 13: a trigger fires at most once and its child is created exactly once per firing,
@@ -34,12 +33,10 @@ async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
 describe('SIGKILL around a trigger firing', () => {
   it('never fires a trigger twice nor creates its child twice, and leaves the ledger sound', async () => {
     const port = await freePort();
-    const start = async () => {
+    const start = () => {
       const p = ServiceProcess.start({ port, schema, redisUrl: TEST_REDIS_URL });
       processes.push(p);
-      await p.listening();
-      await pollUntil(async () => (await fetch(`${p.url}/readyz`)).status === 200, 30_000, 100);
-      return p;
+      return p.ready();
     };
     let service = await start();
     const url = service.url;

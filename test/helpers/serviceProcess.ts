@@ -66,6 +66,18 @@ export class ServiceProcess {
     }
   }
 
+  /** Waits until /readyz answers 200: it listens, and its database, Redis and trading engine serve. */
+  async ready(deadlineMs = 30_000): Promise<this> {
+    await this.listening(deadlineMs);
+    const until = Date.now() + deadlineMs;
+    for (;;) {
+      if ((await fetch(`${this.url}/readyz`).then((r) => r.status, () => 0)) === 200) return this;
+      if (!this.running) throw new Error(`exited with ${this.exitCode}: ${this.stderr.join('')}`);
+      if (Date.now() > until) throw new Error('the service did not become ready');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   async stop(): Promise<number | null> {
     if (this.running) this.child.kill('SIGTERM');
     return this.exited;
