@@ -1,9 +1,9 @@
-import { confirmDeposit, creditedDeposit, type DepositFlow } from '../../domain/flows/deposit.ts';
+import { confirmDeposit, creditedDeposit, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
 import type { LifecycleFlow } from '../../generated/prisma/client.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns, depositOf } from './flowRecord.ts';
-import { publishFlow } from './publishFlow.ts';
+import { publishFlow, type FlowAccounts } from './publishFlow.ts';
 
 /**
  * One block of the simulated chain: every confirming deposit gains a confirmation, and one
@@ -12,7 +12,19 @@ import { publishFlow } from './publishFlow.ts';
  * credit and its completion (a crash) finds its transfer by flow id and only completes.
  */
 export async function advanceDeposits(ctx: ChainContext): Promise<number> {
-  const open = await ctx.db.lifecycleFlow.findMany({ where: { flowKind: 'DEPOSIT', isOpen: true }, orderBy: { id: 'asc' } });
+  const open = await ctx.db.lifecycleFlow.findMany({
+    where: { flowKind: 'DEPOSIT', isOpen: true },
+    orderBy: { id: 'asc' },
+    include: { ownerAccount: { select: { publicId: true } }, rootAccount: { select: { publicId: true } } },
+  });
+  // One read of recent timings per chain and block, not one per flow.
+  const expectations = new Map<number, Promise<(step: FlowStep) => number>>();
+  const expectedOn = (row: LifecycleFlow, flow: DepositFlow) => {
+    const chainId = row.serviceChainId as number;
+    let e = expectations.get(chainId);
+    if (!e) expectations.set(chainId, (e = depositExpectations(ctx, chainId, flow.requiredConfirmations)));
+    return e;
+  };
   for (const row of open) {
     let flow = depositOf(row);
     const now = ctx.clock.now().getTime();
@@ -22,7 +34,7 @@ export async function advanceDeposits(ctx: ChainContext): Promise<number> {
       await credit(ctx, row);
       flow = creditedDeposit(flow, ctx.clock.now().getTime());
     }
-    if (flow !== before) await save(ctx, row, flow);
+    if (flow !== before) await save(ctx, row, flow, await expectedOn(row, flow), { owner: row.ownerAccount, root: row.rootAccount });
   }
   return open.length;
 }
@@ -38,7 +50,6 @@ async function credit(ctx: ChainContext, row: LifecycleFlow): Promise<void> {
   await ctx.engine.transfer([to, from], (job) => job.post({ code: 'DEPOSIT', flowId: row.id }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]));
 }
 
-async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow): Promise<void> {
-  const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
-  await publishFlow(ctx, await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } }));
+async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow, expected: (step: FlowStep) => number, accounts: FlowAccounts): Promise<void> {
+  await publishFlow(ctx, await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } }), accounts);
 }

@@ -327,9 +327,9 @@ export class TradingEngine {
       this.open.delete(live.id);
       // The old order leaves its level: the book's totals and delta stream follow.
       this.applyEvents(ws, market, removed, nowNs, now, new Set());
-      const placed = this.placeInJob(ws, placement, checked);
-      this.carryLegs(ws, live, placed.orderId, now);
-      return { placed };
+      const placed = this.placeOrderRow(ws, placement, checked);
+      this.carryLegs(ws, live, placed.row, now);
+      return { placed: placed.accepted };
     });
     if ('refused' in outcome) throw outcome.refused;
     return outcome.placed;
@@ -875,7 +875,12 @@ export class TradingEngine {
   }
 
   /** Reserves, matches and records one new order inside a sequencer job. */
-  private placeInJob(ws: WriteSet, ctx: PlaceContext, checked: CheckedPlacement = this.checkPlace(ctx)) {
+  private placeInJob(ws: WriteSet, ctx: PlaceContext, checked: CheckedPlacement = this.checkPlace(ctx)): Accepted {
+    return this.placeOrderRow(ws, ctx, checked).accepted;
+  }
+
+  /** `placeInJob`, also answering the new order's version in the group: what a trigger records of its child. */
+  private placeOrderRow(ws: WriteSet, ctx: PlaceContext, checked: CheckedPlacement = this.checkPlace(ctx)): { accepted: Accepted; row: OrderVersion } {
     const { account, market, v, input, now, nowNs } = ctx;
     const engine = this.engineOf(market);
     const clientOrderId = input.order.clientOrderId;
@@ -944,7 +949,7 @@ export class TradingEngine {
       this.clientIds.get(account.id)?.ids.set(clientOrderId, expiresAt.getTime());
       ws.clientOrderIds.push({ accountId: account.id, clientOrderId, orderId: id, createdAt: now, expiresAt });
     }
-    return {
+    const accepted: Accepted = {
       orderId: publicId,
       clientOrderId: clientOrderId ?? '',
       acceptedAt: now,
@@ -954,6 +959,7 @@ export class TradingEngine {
       market,
       legTriggers,
     };
+    return { accepted, row: ws.newOrders.get(id) as OrderVersion };
   }
 
   /**
@@ -1231,8 +1237,7 @@ export class TradingEngine {
     try {
       if (qty < market.minQty) throw new ApiError('invalid-argument', 'the slice is below the minimum quantity', { code: 'SLICE_TOO_SMALL' });
       const v = validateNewOrder({ order }, market, nowNs);
-      const placed = this.placeInJob(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
-      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      const { row: child } = this.placeOrderRow(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
       filled = child.cumQty;
       row.lastChildSeq = childSeq;
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
@@ -1309,8 +1314,7 @@ export class TradingEngine {
     this.triggerEvent(ws, row, 'CREATED', nowNs);
     const children: LadderChild[] = [];
     for (const [i, c] of checked.entries()) {
-      const placed = this.placeInJob(ws, { account: owner, market, v: c.v, input: { order: c.order }, now, nowNs, origin: { triggerId: row.id, triggerType: 'LADDER', childSeq: i + 1 } }, c.checked);
-      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      const { row: child } = this.placeOrderRow(ws, { account: owner, market, v: c.v, input: { order: c.order }, now, nowNs, origin: { triggerId: row.id, triggerType: 'LADDER', childSeq: i + 1 } }, c.checked);
       children.push({ id: child.id.toString(), orderId: child.publicId, price: (levels[i] as { price: bigint }).price.toString(), qty: (levels[i] as { qty: bigint }).qty.toString(), filledQty: '0', done: false });
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: i + 1 });
     }
@@ -1450,10 +1454,9 @@ export class TradingEngine {
    * A replaced parent's legs move to its next generation in the replacing job, so a filled
    * position is never without its stop; the new order's own fills then resize them.
    */
-  private carryLegs(ws: WriteSet, old: OrderRow, newPublicId: string, now: Date): void {
+  private carryLegs(ws: WriteSet, old: OrderRow, next: OrderRow, now: Date): void {
     const ids = this.legsByParent.get(old.id);
     if (!ids) return;
-    const next = [...ws.newOrders.values()].find((o) => o.publicId === newPublicId) as OrderVersion;
     this.legsByParent.delete(old.id);
     this.legsByParent.set(next.id, [...(this.legsByParent.get(next.id) ?? []), ...ids]);
     if (old.oco) this.ocoParents.add(next.id);
@@ -1609,8 +1612,7 @@ export class TradingEngine {
     const order = childOrderOf(row, market);
     try {
       const v = validateNewOrder({ order }, market, nowNs);
-      const placed = this.placeInJob(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
-      const child = [...ws.newOrders.values()].find((o) => o.publicId === placed.orderId) as OrderVersion;
+      const { row: child } = this.placeOrderRow(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
       this.triggerEvent(ws, row, 'FIRED', nowNs, { firePx: price, childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       if (child.cumQty > 0n) this.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
