@@ -16,6 +16,8 @@ export interface NetworkAsset {
   /** Token contract or mint; null for the network's native coin. */
   tokenAddress: string | null;
   nativeDecimals: number;
+  /** What a withdrawal to this network pays (its network fee), in the asset's unit (a decimal). */
+  withdrawFee: string;
 }
 
 /**
@@ -37,8 +39,8 @@ export interface ExternalNetwork {
   assets: readonly NetworkAsset[];
 }
 
-const USDC = (zippedAssetId: number, tokenAddress: string): NetworkAsset => ({ symbol: 'USDC', zippedAssetId, tokenAddress, nativeDecimals: 6 });
-const ETH = (zippedAssetId: number): NetworkAsset => ({ symbol: 'ETH', zippedAssetId, tokenAddress: null, nativeDecimals: 18 });
+const USDC = (zippedAssetId: number, tokenAddress: string, withdrawFee = '0.1'): NetworkAsset => ({ symbol: 'USDC', zippedAssetId, tokenAddress, nativeDecimals: 6, withdrawFee });
+const ETH = (zippedAssetId: number, withdrawFee = '0.00005'): NetworkAsset => ({ symbol: 'ETH', zippedAssetId, tokenAddress: null, nativeDecimals: 18, withdrawFee });
 
 /**
  * Registry ids are the EVM chain ids for EVM networks; Solana, which has none, is 501 (the
@@ -46,10 +48,10 @@ const ETH = (zippedAssetId: number): NetworkAsset => ({ symbol: 'ETH', zippedAss
  * publish, rounded up (docs/api-decisions.md).
  */
 const NETWORKS: readonly ExternalNetwork[] = [
-  { registryChainId: 1, name: 'Ethereum', family: 'EVM', nativeChainId: '1', depositConfirmations: 12, withdrawConfirmations: 64, assets: [ETH(101), USDC(102, '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')] },
+  { registryChainId: 1, name: 'Ethereum', family: 'EVM', nativeChainId: '1', depositConfirmations: 12, withdrawConfirmations: 64, assets: [ETH(101, '0.0008'), USDC(102, '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', '2')] },
   { registryChainId: 10, name: 'OP Mainnet', family: 'EVM', nativeChainId: '10', depositConfirmations: 60, withdrawConfirmations: 120, assets: [ETH(1001), USDC(1002, '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85')] },
   // USDC on BNB Smart Chain is a bridged token with 18 decimals.
-  { registryChainId: 56, name: 'BNB Smart Chain', family: 'EVM', nativeChainId: '56', depositConfirmations: 15, withdrawConfirmations: 30, assets: [{ ...USDC(5602, '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'), nativeDecimals: 18 }] },
+  { registryChainId: 56, name: 'BNB Smart Chain', family: 'EVM', nativeChainId: '56', depositConfirmations: 15, withdrawConfirmations: 30, assets: [{ ...USDC(5602, '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', '0.3'), nativeDecimals: 18 }] },
   { registryChainId: 137, name: 'Polygon PoS', family: 'EVM', nativeChainId: '137', depositConfirmations: 256, withdrawConfirmations: 512, assets: [USDC(13702, '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359')] },
   { registryChainId: 8453, name: 'Base', family: 'EVM', nativeChainId: '8453', depositConfirmations: 60, withdrawConfirmations: 120, assets: [ETH(845301), USDC(845302, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')] },
   { registryChainId: 42161, name: 'Arbitrum One', family: 'EVM', nativeChainId: '42161', depositConfirmations: 60, withdrawConfirmations: 120, assets: [ETH(4216101), USDC(4216102, '0xaf88d065e77c8cC2239327C5EDb3A432268e5831')] },
@@ -61,8 +63,8 @@ const NETWORKS: readonly ExternalNetwork[] = [
     depositConfirmations: 32,
     withdrawConfirmations: 32,
     assets: [
-      { symbol: 'SOL', zippedAssetId: 50101, tokenAddress: null, nativeDecimals: 9 },
-      { symbol: 'USDC', zippedAssetId: 50102, tokenAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', nativeDecimals: 6 },
+      { symbol: 'SOL', zippedAssetId: 50101, tokenAddress: null, nativeDecimals: 9, withdrawFee: '0.001' },
+      { symbol: 'USDC', zippedAssetId: 50102, tokenAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', nativeDecimals: 6, withdrawFee: '0.5' },
     ],
   },
 ];

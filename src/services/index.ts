@@ -115,6 +115,7 @@ export async function createServices(deps: ServiceDeps) {
       systemAccounts,
       chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
       blockMs: deps.chainBlockMs ?? 1_000,
+      authorizationDomain: deps.auth.signInDomain,
       publications: new Publications(store.events),
       topicPrefix: store.keyPrefix,
     }),

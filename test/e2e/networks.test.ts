@@ -27,8 +27,8 @@ describe('GET /v1/chain/networks', () => {
       depositConfirmations: 32,
       withdrawConfirmations: 32,
       assets: [
-        { symbol: 'SOL', unifiedAssetId: 3, zippedAssetId: 50101, tokenAddress: '', nativeDecimals: 9, minDeposit: '0.01' },
-        { symbol: 'USDC', unifiedAssetId: 4, zippedAssetId: 50102, tokenAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', nativeDecimals: 6, minDeposit: '1' },
+        { symbol: 'SOL', unifiedAssetId: 3, zippedAssetId: 50101, tokenAddress: '', nativeDecimals: 9, minDeposit: '0.01', minWithdraw: '0.01', withdrawFee: '0.001' },
+        { symbol: 'USDC', unifiedAssetId: 4, zippedAssetId: 50102, tokenAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', nativeDecimals: 6, minDeposit: '1', minWithdraw: '1', withdrawFee: '0.5' },
       ],
     });
     expect(r.body.networks.find((n: { registryChainId: number }) => n.registryChainId === 1)).toMatchObject({ family: 'EVM', depositConfirmations: 12, withdrawConfirmations: 64 });

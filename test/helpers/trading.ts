@@ -75,7 +75,11 @@ export async function ledgerViolations(query: Query) {
        SELECT o."accountId", CASE WHEN o.side = 'BUY' THEN m."quoteAssetId" ELSE m."baseAssetId" END AS asset, sum(o."heldE18") AS held
        FROM "Order" o JOIN "Market" m ON m."symbolId" = o."symbolId" WHERE o."isOpen" GROUP BY 1, 2) o
        ON o."accountId" = b."accountId" AND o.asset = b."assetId"
-     WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0)`,
+     LEFT JOIN (
+       SELECT "accountId", "assetId", sum(amount + fee) AS held FROM "WithdrawIntent"
+       WHERE status IN ('ACCEPTED', 'PROCESSING', 'SUBMITTED') GROUP BY 1, 2) w
+       ON w."accountId" = b."accountId" AND w."assetId" = b."assetId"
+     WHERE b."ledgerAccount" = 'TRADING' AND b.held <> COALESCE(o.held, 0) + COALESCE(w.held, 0)`,
   );
   return { unbalanced, drift, negative, holds };
 }

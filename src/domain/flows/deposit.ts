@@ -1,3 +1,5 @@
+import { later, timeline } from './timeline.ts';
+
 /**
  * The deposit flow (spec 2.12, issue 14): pure, times passed in (epoch ms). A transfer to a
  * deposit address is observed, gathers confirmations, is credited to FUNDING, and is
@@ -33,8 +35,6 @@ export function observeDeposit(input: { supported: boolean; belowMinimum: boolea
   return { ...base, state: 'SOURCE_CONFIRMING', step: 'CONFIRMATIONS', reason: null, terminalAtMs: null };
 }
 
-const later = (flow: DepositFlow, nowMs: number) => (nowMs > flow.updatedAtMs ? nowMs : flow.updatedAtMs);
-
 /** The chain reports `confirmations` (never fewer than before); enough of them make it ready to credit. */
 export function confirmDeposit(flow: DepositFlow, confirmations: number, nowMs: number): DepositFlow {
   if (flow.state !== 'SOURCE_CONFIRMING') return flow;
@@ -58,21 +58,5 @@ export function droppedDeposit(flow: DepositFlow, nowMs: number): DepositFlow {
   return { ...flow, state: 'DROPPED', reason: 'CHAIN_REORG', updatedAtMs: at, terminalAtMs: at };
 }
 
-export type StepStatus = 'COMPLETED' | 'IN_PROGRESS' | 'PENDING' | 'FAILED' | 'SKIPPED';
-
-/**
- * Spec 2.12 `progressTimeline`: every step with its status (those before the current one
- * completed, the current one in progress, failed or completed, the rest pending, or
- * skipped once the flow ended without them) and its expected duration.
- */
-export function depositTimeline(flow: DepositFlow, expectedMs: (step: FlowStep) => number) {
-  const current = DEPOSIT_STEPS.indexOf(flow.step);
-  const ended = isTerminal(flow);
-  return DEPOSIT_STEPS.map((step, i) => {
-    let status: StepStatus;
-    if (i < current) status = 'COMPLETED';
-    else if (i > current) status = ended ? (flow.state === 'COMPLETED' ? 'COMPLETED' : 'SKIPPED') : 'PENDING';
-    else status = flow.state === 'COMPLETED' ? 'COMPLETED' : ended ? 'FAILED' : 'IN_PROGRESS';
-    return { sequence: i + 1, step, status, expectedDurationMs: expectedMs(step) };
-  });
-}
+/** Spec 2.12 `progressTimeline` of a deposit. */
+export const depositTimeline = (flow: DepositFlow, expectedMs: (step: FlowStep) => number) => timeline(DEPOSIT_STEPS, flow, expectedMs);

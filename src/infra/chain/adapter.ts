@@ -12,4 +12,11 @@ export interface ChainAdapter {
    * (also by another process), so assigning one twice can only ever store one address.
    */
   depositAddress(accountId: bigint, network: ExternalNetwork): { address: string; derivationPath: string };
+
+  /**
+   * Sends a withdrawal once its validators approved it, and names its transaction. Sending
+   * the same `reference` again (after a crash) is the same transaction, never a second one.
+   * Its confirmations, or its dropping, are then reported like a deposit's.
+   */
+  submitWithdrawal(network: ExternalNetwork, withdrawal: { reference: string; to: string; asset: string; amountE18: bigint }): { txHash: string };
 }

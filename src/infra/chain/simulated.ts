@@ -18,5 +18,11 @@ export function simulatedChain(seed: string): ChainAdapter {
       const address = network.family === 'SOLANA' ? base58.encode(digest) : getAddress(`0x${digest.subarray(12).toString('hex')}`);
       return { address, derivationPath };
     },
+    submitWithdrawal(network: ExternalNetwork, withdrawal) {
+      const digest = (part: string) => createHmac('sha256', seed).update(`withdraw/${network.registryChainId}/${withdrawal.reference}/${part}`).digest();
+      // A Solana transaction is named by its 64-byte signature in base58, an EVM one by its 32-byte hash.
+      const txHash = network.family === 'SOLANA' ? base58.encode(Buffer.concat([digest('0'), digest('1')])) : `0x${digest('0').toString('hex')}`;
+      return { txHash };
+    },
   };
 }

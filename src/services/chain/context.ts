@@ -19,8 +19,10 @@ export interface ChainContext {
   chain: ChainAdapter;
   pageTokens: PageTokens;
   /** Money moves only through the engine (its public interface). */
-  engine: Pick<TradingEngine, 'transfer' | 'readable'>;
-  systemAccounts: { custody: bigint };
+  engine: Pick<TradingEngine, 'transfer' | 'readable' | 'submitWithdrawal' | 'endWithdrawal'>;
+  systemAccounts: { custody: bigint; fees: bigint };
+  /** The domain a wallet's withdrawal authorization names (the sign-in domain). */
+  authorizationDomain: string;
   /** The simulated chain's block interval: confirmations arrive one per block. */
   blockMs: number;
   /** Flow changes, published after each is stored, on `${topicPrefix}flows:<root public id>`. */

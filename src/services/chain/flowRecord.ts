@@ -1,4 +1,5 @@
 import { DEPOSIT_STEPS, depositTimeline, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
+import { stepsOf, withdrawTimeline, type FeeStatus, type WithdrawFlow, type WithdrawStep } from '../../domain/flows/withdraw.ts';
 import type { LifecycleFlow, Prisma } from '../../generated/prisma/client.ts';
 
 /** What a flow's row keeps of its `currentProgress` (spec 2.12), numbers as JSON numbers. */
@@ -13,6 +14,18 @@ interface Progress {
   requiredApprovals: number;
   requiredRejections: number;
 }
+
+/** Spec 2.12 `requestFee` as a row keeps it. */
+export interface RequestFee {
+  amountE18: { hi: string; lo: string };
+  assetIds: { zippedAssetId: number; unifiedAssetId: number };
+  recipientAddress: string;
+  status: FeeStatus;
+}
+
+const U64 = (1n << 64n) - 1n;
+/** A uint128 as spec 2.12's {hi, lo} decimal halves. */
+export const u128 = (v: bigint) => ({ hi: (v >> 64n).toString(), lo: (v & U64).toString() });
 
 /** The deposit flow a row holds, for the state machine to move on. */
 export function depositOf(row: LifecycleFlow): DepositFlow {
@@ -30,38 +43,66 @@ export function depositOf(row: LifecycleFlow): DepositFlow {
   };
 }
 
-/**
- * The columns a deposit flow's state sets: state, step, timeline, progress, and the
- * estimate of its completion from `expectedMs` (recent timings of the same kind and chain).
- */
-export function depositColumns(flow: DepositFlow, expectedMs: (step: FlowStep) => number) {
-  const timeline = depositTimeline(flow, expectedMs);
-  const terminal = flow.terminalAtMs !== null;
-  const current = DEPOSIT_STEPS.indexOf(flow.step);
-  const remaining = terminal ? 0 : DEPOSIT_STEPS.slice(current).reduce((a, s) => a + expectedMs(s), 0);
-  const progress: Progress = {
-    currentStepStartedAtUnixMs: flow.stepStartedAtMs,
-    currentStepExpectedDurationMs: expectedMs(flow.step),
-    currentConfirmations: flow.confirmations,
-    requiredConfirmations: flow.requiredConfirmations,
-    approveCount: 0,
-    rejectCount: 0,
-    validatorCount: 0,
-    requiredApprovals: 0,
-    requiredRejections: 0,
-  };
+/** The withdraw flow a row holds. */
+export function withdrawOf(row: LifecycleFlow): WithdrawFlow {
+  const p = row.currentProgress as unknown as Progress;
   return {
-    flowState: flow.state,
-    currentStep: flow.step,
+    kind: row.flowKind as WithdrawFlow['kind'],
+    state: row.flowState as WithdrawFlow['state'],
+    step: row.currentStep as WithdrawStep,
+    approvals: p.approveCount,
+    rejections: p.rejectCount,
+    confirmations: p.currentConfirmations,
+    requiredConfirmations: p.requiredConfirmations,
+    reason: row.lifecycleReason as WithdrawFlow['reason'],
+    feeStatus: ((row.requestFee as unknown as RequestFee | null)?.status ?? 'LOCKED') as FeeStatus,
+    startedAtMs: row.startedAt.getTime(),
+    stepStartedAtMs: p.currentStepStartedAtUnixMs,
+    updatedAtMs: row.updatedAt.getTime(),
+    terminalAtMs: row.terminalAt?.getTime() ?? null,
+  };
+}
+
+interface Moving<S extends string> {
+  state: string;
+  step: S;
+  reason: string | null;
+  stepStartedAtMs: number;
+  updatedAtMs: number;
+  terminalAtMs: number | null;
+}
+
+/** The columns every flow's state sets: state, step, timeline, progress, and the estimate of its completion. */
+function flowColumns<S extends string>(steps: readonly S[], flow: Moving<S>, timeline: unknown, progress: Omit<Progress, 'currentStepStartedAtUnixMs' | 'currentStepExpectedDurationMs'>, expectedMs: (step: S) => number) {
+  const terminal = flow.terminalAtMs !== null;
+  const current = steps.indexOf(flow.step);
+  const remaining = terminal ? 0 : steps.slice(current).reduce((a, s) => a + expectedMs(s), 0);
+  const full: Progress = { currentStepStartedAtUnixMs: flow.stepStartedAtMs, currentStepExpectedDurationMs: expectedMs(flow.step), ...progress };
+  return {
+    flowState: flow.state as LifecycleFlow['flowState'],
+    currentStep: flow.step as LifecycleFlow['currentStep'],
     currentStepSequence: current + 1,
-    lifecycleReason: flow.reason,
+    lifecycleReason: flow.reason as LifecycleFlow['lifecycleReason'],
     isOpen: !terminal,
     isTerminal: terminal,
     updatedAt: new Date(flow.updatedAtMs),
     lastActivityAt: new Date(flow.updatedAtMs),
     terminalAt: terminal ? new Date(flow.terminalAtMs as number) : null,
     estimatedCompletionAt: terminal ? new Date(flow.terminalAtMs as number) : new Date(flow.stepStartedAtMs + remaining),
-    currentProgress: progress as unknown as Prisma.InputJsonValue,
-    progressTimeline: timeline as unknown as Prisma.InputJsonValue,
+    currentProgress: full as unknown as Prisma.InputJsonValue,
+    progressTimeline: timeline as Prisma.InputJsonValue,
   } satisfies Partial<Prisma.LifecycleFlowUncheckedCreateInput>;
+}
+
+/** The columns a deposit flow's state sets, expectations from `expectedMs` (recent timings of the same kind and chain). */
+export function depositColumns(flow: DepositFlow, expectedMs: (step: FlowStep) => number) {
+  const progress = { currentConfirmations: flow.confirmations, requiredConfirmations: flow.requiredConfirmations, approveCount: 0, rejectCount: 0, validatorCount: 0, requiredApprovals: 0, requiredRejections: 0 };
+  return flowColumns(DEPOSIT_STEPS, flow, depositTimeline(flow, expectedMs), progress, expectedMs);
+}
+
+/** The columns a withdraw flow's state sets, its request fee's status with them. */
+export function withdrawColumns(flow: WithdrawFlow, expectedMs: (step: WithdrawStep) => number, fee: Omit<RequestFee, 'status'>, validators: { validatorCount: number; requiredApprovals: number; requiredRejections: number }) {
+  const progress = { currentConfirmations: flow.confirmations, requiredConfirmations: flow.requiredConfirmations, approveCount: flow.approvals, rejectCount: flow.rejections, ...validators };
+  const requestFee: RequestFee = { ...fee, status: flow.feeStatus };
+  return { ...flowColumns(stepsOf(flow.kind), flow, withdrawTimeline(flow, expectedMs), progress, expectedMs), requestFee: requestFee as unknown as Prisma.InputJsonValue };
 }

@@ -4,6 +4,10 @@ import type { Db } from '../../infra/database.ts';
 import type { ChainContext, FlowEvent } from './context.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
 import { advanceDeposits } from './advanceDeposits.ts';
+import { advanceWithdrawals, failWithdraw } from './advanceWithdrawals.ts';
+import { createTradingWithdraw, type TradingWithdrawInput } from './createTradingWithdraw.ts';
+import { getWithdrawAllowList, setWithdrawAllowList } from './setWithdrawAllowList.ts';
+import { validateWithdrawDestination } from './validateWithdrawDestination.ts';
 import { createDepositAddress } from './createDepositAddress.ts';
 import { dropDeposit } from './dropDeposit.ts';
 import { flowView } from './flowView.ts';
@@ -33,12 +37,23 @@ export async function ensureNetworks(db: Db, markets: ChainContext['markets']): 
 
 /** Chain operations (spec 4.7) as the transports call them. */
 export function createChainService(ctx: ChainContext) {
-  let lastBlockAt = 0;
+  // The first block comes one interval after start, like every later one.
+  let lastBlockAt = ctx.clock.now().getTime();
   const ownerOf = async (accountId: bigint) => (await ctx.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { publicId: true } })).publicId;
   return {
     listNetworks: () => listNetworks(ctx.markets),
     createDepositAddress: (caller: Caller, input: { chainId: number; subaccountId?: string }) => createDepositAddress(ctx, caller, input),
     listFlows: (caller: Caller, input: ListFlowsInput) => listFlows(ctx, caller, input),
+    createTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'API_KEY', input),
+    createWalletTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'WALLET', input),
+    validateWithdrawDestination: (caller: Caller, input: { chainId: number; address: string; subaccountId?: string }) => validateWithdrawDestination(ctx, caller, input),
+    setWithdrawAllowList: (caller: Caller, input: { enabled: boolean }) => setWithdrawAllowList(ctx, caller, input),
+    getWithdrawAllowList: (caller: Caller) => getWithdrawAllowList(ctx, caller),
+    /** Operator: the simulated chain's validators reject a withdrawal, or drop its transaction. */
+    async failWithdraw(input: { flowId: string; how: 'REJECT' | 'DROP' }) {
+      const row = await failWithdraw(ctx, input);
+      return flowView(row, await ownerOf(row.ownerAccountId));
+    },
     /** Operator: the simulated chain saw a transfer to a deposit address. */
     async observeDeposit(input: Parameters<typeof observeDeposit>[1]) {
       const row = await observeDeposit(ctx, input);
@@ -65,6 +80,7 @@ export function createChainService(ctx: ChainContext) {
       if (now - lastBlockAt < ctx.blockMs) return;
       lastBlockAt = now;
       await advanceDeposits(ctx);
+      await advanceWithdrawals(ctx);
     },
   };
 }

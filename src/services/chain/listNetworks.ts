@@ -18,7 +18,7 @@ export function listNetworks(markets: MarketCatalog) {
       // Only assets the exchange lists: a chain's other tokens cannot be credited.
       assets: n.assets.flatMap((a) => {
         const asset = markets.asset(a.symbol);
-        return asset ? [{ symbol: a.symbol, unifiedAssetId: asset.unifiedAssetId, zippedAssetId: a.zippedAssetId, tokenAddress: a.tokenAddress ?? '', nativeDecimals: a.nativeDecimals, minDeposit: MIN_DEPOSIT[a.symbol] ?? '0' }] : [];
+        return asset ? [{ symbol: a.symbol, unifiedAssetId: asset.unifiedAssetId, zippedAssetId: a.zippedAssetId, tokenAddress: a.tokenAddress ?? '', nativeDecimals: a.nativeDecimals, minDeposit: MIN_DEPOSIT[a.symbol] ?? '0', minWithdraw: MIN_DEPOSIT[a.symbol] ?? '0', withdrawFee: a.withdrawFee }] : [];
       }),
     })),
   };

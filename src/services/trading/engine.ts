@@ -38,8 +38,9 @@ import { Projector } from './projector.ts';
 import { Publications } from '../publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
-import { switchKey, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
+import { switchKey, type WithdrawStatusRow, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
+import { WithdrawalBook, type PreparedWithdrawal, type WithdrawHold, type WithdrawSubmission } from './withdrawals.ts';
 
 export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
 const CLIENT_ID_PRUNE_MS = 60_000;
@@ -143,6 +144,7 @@ export interface EngineDeps {
  */
 export class TradingEngine {
   private readonly balances: BalanceBook;
+  private readonly withdrawals: WithdrawalBook;
   private readonly publications: Publications<OrderEventPayload | FillPayload | TriggerEventPayload | PublicTradePayload | BookDeltaPayload>;
   private readonly journal: Journal;
   private readonly projector: Projector;
@@ -193,6 +195,7 @@ export class TradingEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.balances = new BalanceBook(deps.db);
+    this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
     this.publications = new Publications(deps.events);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0, ...(deps.onProjectionLag ? { onLag: deps.onProjectionLag } : {}) });
@@ -401,14 +404,70 @@ export class TradingEngine {
   transfer<T>(refs: BalanceRef[], run: (job: LedgerJob) => T): Promise<T> {
     return this.sequencer.submitAfter(
       () => this.balances.load(refs),
+      (ws) => run(this.ledgerJob(ws)),
+    );
+  }
+
+  private ledgerJob(ws: WriteSet): LedgerJob {
+    // Read inside the job, so legs listed by time are listed in the order they applied.
+    const nowUs = this.deps.clock.nowNs() / 1000n;
+    return {
+      post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}), ...(transfer.flowId !== undefined ? { flowId: transfer.flowId } : {}) }, debits, credits),
+      balance: (ref) => this.balances.get(ref),
+      nowUs,
+    };
+  }
+
+  /**
+   * Accepts a withdrawal from Trading (spec 4.7): holds its amount and fee in `hold`, or,
+   * with `settle`, moves it at once; and records the intent and its flow, all in one
+   * journal entry. Its idempotency key with the same payload answers the intent it
+   * created; with another payload, or a nonce used before, it is refused.
+   */
+  submitWithdrawal(s: WithdrawSubmission, move: { hold: BalanceRef; refs: BalanceRef[]; settle?: (job: LedgerJob, flowId: bigint) => void }): Promise<{ intentId: string; replayed: boolean }> {
+    let prepared: PreparedWithdrawal | undefined;
+    return this.sequencer.submitAfter(
+      async () => {
+        [, prepared] = await Promise.all([this.balances.load([move.hold, ...move.refs]), this.withdrawals.prepare(s)]);
+      },
       (ws) => {
-        // Read inside the job, so legs listed by time are listed in the order they applied.
-        const nowUs = this.deps.clock.nowNs() / 1000n;
-        return run({
-          post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}), ...(transfer.flowId !== undefined ? { flowId: transfer.flowId } : {}) }, debits, credits),
-          balance: (ref) => this.balances.get(ref),
-          nowUs,
-        });
+        const ids = prepared as PreparedWithdrawal;
+        const existing = this.withdrawals.existing(s, ids);
+        if (existing !== undefined) return { intentId: existing, replayed: true };
+        const total = s.amount + s.fee;
+        let hold: WithdrawHold | undefined;
+        if (move.settle) {
+          if (this.balances.get(move.hold).available < total) throw insufficientBalance('payload.amount');
+          move.settle(this.ledgerJob(ws), ids.flowId);
+        } else {
+          if (!this.balances.hold(ws, move.hold, total)) throw insufficientBalance('payload.amount');
+          hold = { ref: move.hold, held: total };
+        }
+        const { flow, ...intent } = s;
+        this.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, { ...flow, id: ids.flowId }, hold);
+        return { intentId: s.publicId, replayed: false };
+      },
+    );
+  }
+
+  /**
+   * Ends an accepted withdrawal: `settle` debits its hold (completion), else the hold is
+   * released; the intent takes `end`'s status in the same entry. False when it had ended
+   * already, so a step repeated after a crash changes nothing.
+   */
+  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }): Promise<boolean> {
+    return this.sequencer.submitAfter(
+      async () => {
+        const hold = this.withdrawals.holdOf(end.id);
+        if (hold) await this.balances.load([hold.ref, ...(settle?.refs ?? [])]);
+      },
+      (ws) => {
+        const hold = this.withdrawals.holdOf(end.id);
+        if (!hold) return false;
+        if (settle) settle.run(this.ledgerJob(ws), hold);
+        else this.balances.release(ws, hold.ref, hold.held);
+        this.withdrawals.end(ws, { ...end, updatedAt: this.deps.clock.now() });
+        return true;
       },
     );
   }
@@ -576,6 +635,7 @@ export class TradingEngine {
       });
     }
     await this.loadTriggers();
+    await this.withdrawals.load();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.armedSwitches = new Map(
       armed.map((sw) => [switchKey(sw), { accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs }]),

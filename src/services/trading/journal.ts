@@ -2,6 +2,7 @@ import type { SqlQueryable } from '../../infra/migrations.ts';
 import {
   appendJournal,
   BALANCE_COLUMNS,
+  FLOW_COLUMNS,
   ORDER_COLUMNS,
   RESERVATION_COLUMNS,
   RISK_LEG_COLUMNS,
@@ -11,6 +12,8 @@ import {
   TRIGGER_COLUMNS,
   TRIGGER_EVENT_COLUMNS,
   TRANSFER_COLUMNS,
+  WITHDRAW_INTENT_COLUMNS,
+  WITHDRAW_STATUS_COLUMNS,
   type Columns,
   type EngineFence,
   type SqlType,
@@ -79,6 +82,10 @@ interface EntryWire {
   /** Triggers created or changed, and their events; absent in entries written before triggers. */
   g?: Wire[][];
   e?: Wire[][];
+  /** Withdrawals accepted (with their flows) and ended; absent in entries written before withdrawals. */
+  w?: Wire[][];
+  f?: Wire[][];
+  u?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -94,6 +101,9 @@ export function encodeEntry(ws: WriteSet): string {
     ...(ws.switches.size > 0 ? { d: [...ws.switches.values()].map((sw) => encodeRow(SWITCH_COLUMNS, sw)) } : {}),
     ...(ws.triggers.size > 0 ? { g: [...ws.triggers.values()].map((t) => encodeRow(TRIGGER_COLUMNS, t)) } : {}),
     ...(ws.triggerEvents.length > 0 ? { e: ws.triggerEvents.map((e) => encodeRow(EVENT_COLUMNS, e)) } : {}),
+    ...(ws.withdrawIntents.size > 0 ? { w: [...ws.withdrawIntents.values()].map((w) => encodeRow(WITHDRAW_INTENT_COLUMNS, w)) } : {}),
+    ...(ws.flows.length > 0 ? { f: ws.flows.map((f) => encodeRow(FLOW_COLUMNS, f)) } : {}),
+    ...(ws.withdrawStatuses.size > 0 ? { u: [...ws.withdrawStatuses.values()].map((u) => encodeRow(WITHDRAW_STATUS_COLUMNS, u)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -129,6 +139,12 @@ export function decodeEntry(payload: string): WriteSet {
   for (const values of wire.d ?? []) ws.switch(decodeRow(SWITCH_COLUMNS, values));
   for (const values of wire.g ?? []) ws.trigger(decodeRow(TRIGGER_COLUMNS, values));
   for (const values of wire.e ?? []) ws.triggerEvents.push(decodeRow(EVENT_COLUMNS, values));
+  for (const values of wire.w ?? []) {
+    const w = decodeRow(WITHDRAW_INTENT_COLUMNS, values);
+    ws.withdrawIntents.set(w.id, w);
+  }
+  for (const values of wire.f ?? []) ws.flows.push(decodeRow(FLOW_COLUMNS, values));
+  for (const values of wire.u ?? []) ws.withdrawStatus(decodeRow(WITHDRAW_STATUS_COLUMNS, values));
   return ws;
 }
 

@@ -1,7 +1,7 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
-import type { BalanceDelta, LegRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
+import type { BalanceDelta, FlowRow, LegRow, WithdrawIntentRow, WithdrawStatusRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
 
-export type SqlType = 'bigint' | 'int' | 'text' | 'jsonb' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
+export type SqlType = 'bigint' | 'int' | 'text' | 'jsonb' | 'bytea' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
 export type Columns<R> = [keyof R & string, SqlType][];
 
@@ -15,7 +15,7 @@ const ESCAPED = /[\\"]/g;
  * the event loop between the commits.
  */
 function arrayLiteral<R>(rows: R[], column: keyof R, type: SqlType): string {
-  const quoted = type === 'text' || type === 'jsonb' || type === 'timestamptz' || type.startsWith('"');
+  const quoted = type === 'text' || type === 'jsonb' || type === 'bytea' || type === 'timestamptz' || type.startsWith('"');
   const boolean = type === 'boolean';
   // The rows of a group mostly share one Date object (the group's clock reading).
   let lastDate: Date | undefined;
@@ -168,6 +168,28 @@ export const TRIGGER_EVENT_COLUMNS: Columns<TriggerEventRow> = [
   ['childOrderId', 'bigint'], ['childSeq', 'int'], ['firePx', 'bigint'], ['cancelReason', '"TriggerCancelReason"'], ['failureReason', '"TriggerFailureReason"'], ['tsNs', 'bigint'],
 ];
 
+export const WITHDRAW_INTENT_COLUMNS: Columns<WithdrawIntentRow> = [
+  ['id', 'bigint'], ['publicId', 'text'], ['accountId', 'bigint'], ['action', '"WithdrawAction"'], ['authorization', '"WithdrawAuthorization"'],
+  ['apiKeyId', 'bigint'], ['signerWallet', 'text'], ['amount', 'numeric'], ['fee', 'numeric'], ['assetId', 'int'], ['deadlineTsSec', 'bigint'],
+  ['destinationAddress', 'text'], ['destinationChainId', 'int'], ['destinationAccountId', 'bigint'], ['idempotencyKey', 'text'], ['nonce', 'numeric'],
+  ['payload', 'bytea'], ['payloadHash', 'bytea'], ['payloadSignature', 'bytea'], ['status', '"WithdrawIntentStatus"'], ['failureReason', 'text'],
+  ['flowId', 'bigint'], ['createdAt', 'timestamptz'], ['updatedAt', 'timestamptz'],
+];
+
+export const WITHDRAW_STATUS_COLUMNS: Columns<WithdrawStatusRow> = [['id', 'bigint'], ['status', '"WithdrawIntentStatus"'], ['failureReason', 'text'], ['updatedAt', 'timestamptz']];
+
+export const FLOW_COLUMNS: Columns<FlowRow> = [
+  ['id', 'bigint'], ['publicId', 'text'], ['ownerAccountId', 'bigint'], ['rootAccountId', 'bigint'], ['smartAccountAddress', 'text'],
+  ['flowKind', '"FlowKind"'], ['flowState', '"FlowState"'], ['currentStep', '"FlowStep"'], ['currentStepSequence', 'int'], ['unifiedAssetId', 'int'],
+  ['zippedAssetId', 'int'], ['amountE18', 'numeric'], ['serviceChainId', 'int'], ['sourceDomain', '"FlowDomain"'], ['destinationDomain', '"FlowDomain"'],
+  ['sourceAddress', 'text'], ['destinationAddress', 'text'], ['latestLifecycleSource', '"LifecycleSource"'], ['lifecycleReason', '"LifecycleReason"'],
+  ['isOpen', 'boolean'], ['isTerminal', 'boolean'], ['startedAt', 'timestamptz'], ['updatedAt', 'timestamptz'], ['lastActivityAt', 'timestamptz'],
+  ['terminalAt', 'timestamptz'], ['estimatedCompletionAt', 'timestamptz'], ['currentProgress', 'jsonb'], ['progressTimeline', 'jsonb'], ['requestFee', 'jsonb'],
+];
+
+/** Byte columns travel as hex text; PostgreSQL reads `\x`-prefixed text as bytea. */
+const asBytea = (w: WithdrawIntentRow): WithdrawIntentRow => ({ ...w, payload: `\\x${w.payload}`, payloadHash: `\\x${w.payloadHash}`, payloadSignature: `\\x${w.payloadSignature}` });
+
 /** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
 export interface WatermarkStep {
   name: string;
@@ -194,6 +216,13 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
     const set = ORDER_CHANGE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
     parts.push(`UPDATE "Order" AS o SET ${set.join(', ')}, "updatedAt" = now()
       FROM ${unnest(p, ORDER_CHANGE_COLUMNS, [...ws.changedOrders.values()], 'u')} WHERE o.id = u.id AND ${GUARD}`);
+  }
+  // Flows before the transfers and intents that reference them (checked at the statement's end anyway).
+  if (ws.flows.length > 0) parts.push(insert(p, 'LifecycleFlow', FLOW_COLUMNS, ws.flows));
+  if (ws.withdrawIntents.size > 0) parts.push(insert(p, 'WithdrawIntent', WITHDRAW_INTENT_COLUMNS, [...ws.withdrawIntents.values()].map(asBytea)));
+  if (ws.withdrawStatuses.size > 0) {
+    parts.push(`UPDATE "WithdrawIntent" AS i SET status = u.status, "failureReason" = u."failureReason", "updatedAt" = u."updatedAt"
+      FROM ${unnest(p, WITHDRAW_STATUS_COLUMNS, [...ws.withdrawStatuses.values()], 'u')} WHERE i.id = u.id AND ${GUARD}`);
   }
   if (ws.transfers.length > 0) {
     parts.push(insert(p, 'LedgerTransfer', TRANSFER_COLUMNS, ws.transfers));

@@ -1,4 +1,4 @@
-import type { ChildOrderKind, DeadManSwitchStatus, FeeAsset, LedgerAccount, OrderOriginScope, SideScope, TriggerCancelReason, TriggerDirection, TriggerEventType, TriggerFailureReason, TriggerStatus, TriggerType, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
+import type { ChildOrderKind, FlowDomain, FlowKind, FlowState, FlowStep, LifecycleSource, WithdrawAction, WithdrawAuthorization, WithdrawIntentStatus, DeadManSwitchStatus, FeeAsset, LedgerAccount, OrderOriginScope, SideScope, TriggerCancelReason, TriggerDirection, TriggerEventType, TriggerFailureReason, TriggerStatus, TriggerType, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
 
 /**
  * Everything one batch of commands changed, written to PostgreSQL in one transaction
@@ -198,6 +198,81 @@ export interface SwitchRow {
   lastFiredAtTsNs: bigint | null;
 }
 
+/**
+ * A withdrawal accepted from Trading (spec 4.7): the intent row. Byte columns are lower-case
+ * hex text here and in the journal.
+ */
+export interface WithdrawIntentRow {
+  id: bigint;
+  publicId: string;
+  accountId: bigint;
+  action: WithdrawAction;
+  authorization: WithdrawAuthorization;
+  apiKeyId: bigint | null;
+  signerWallet: string | null;
+  amount: bigint;
+  fee: bigint;
+  assetId: number;
+  deadlineTsSec: bigint;
+  destinationAddress: string | null;
+  destinationChainId: number | null;
+  destinationAccountId: bigint | null;
+  idempotencyKey: string;
+  nonce: bigint;
+  payload: string;
+  payloadHash: string;
+  payloadSignature: string;
+  status: WithdrawIntentStatus;
+  failureReason: string | null;
+  flowId: bigint;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A withdrawal's end: its new status, and why when it failed. */
+export interface WithdrawStatusRow {
+  id: bigint;
+  status: WithdrawIntentStatus;
+  failureReason: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * A lifecycle flow (spec 2.12) created with its withdrawal, in the same entry as its hold.
+ * Later steps are the chain service's to write; the JSON columns are JSON text.
+ */
+export interface FlowRow {
+  id: bigint;
+  publicId: string;
+  ownerAccountId: bigint;
+  rootAccountId: bigint;
+  smartAccountAddress: string | null;
+  flowKind: FlowKind;
+  flowState: FlowState;
+  currentStep: FlowStep;
+  currentStepSequence: number;
+  unifiedAssetId: number;
+  zippedAssetId: number | null;
+  amountE18: bigint;
+  serviceChainId: number | null;
+  sourceDomain: FlowDomain;
+  destinationDomain: FlowDomain;
+  sourceAddress: string | null;
+  destinationAddress: string | null;
+  latestLifecycleSource: LifecycleSource;
+  lifecycleReason: null;
+  isOpen: boolean;
+  isTerminal: boolean;
+  startedAt: Date;
+  updatedAt: Date;
+  lastActivityAt: Date;
+  terminalAt: Date | null;
+  estimatedCompletionAt: Date | null;
+  currentProgress: string;
+  progressTimeline: string;
+  requestFee: string | null;
+}
+
 export const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;
 
 /** One published state of an order: a snapshot, never the live row the engine keeps changing. */
@@ -222,6 +297,11 @@ export class WriteSet {
   /** The latest version of each trigger the group created or changed. */
   readonly triggers = new Map<bigint, TriggerRow>();
   readonly triggerEvents: TriggerEventRow[] = [];
+  /** Withdrawals accepted by the group, with their flows. */
+  readonly withdrawIntents = new Map<bigint, WithdrawIntentRow>();
+  readonly flows: FlowRow[] = [];
+  /** The end of each earlier withdrawal the group settled or released. */
+  readonly withdrawStatuses = new Map<bigint, WithdrawStatusRow>();
   /** Where each reservation key stands in `clientOrderIds`, built by `absorb` only. */
   private reservationAt: Map<string, number> | undefined;
 
@@ -257,6 +337,13 @@ export class WriteSet {
     this.triggers.set(row.id, { ...row });
   }
 
+  /** Records a withdrawal's end: on its row when the group also inserts it, so no row is touched twice. */
+  withdrawStatus(change: WithdrawStatusRow): void {
+    const inserted = this.withdrawIntents.get(change.id);
+    if (inserted) this.withdrawIntents.set(change.id, { ...inserted, status: change.status, failureReason: change.failureReason, updatedAt: change.updatedAt });
+    else this.withdrawStatuses.set(change.id, { ...change });
+  }
+
   /** Records a switch's new state; what it leaves as it was keeps the group's earlier value. */
   switch(row: SwitchRow): void {
     const key = switchKey(row);
@@ -281,6 +368,9 @@ export class WriteSet {
     for (const sw of later.switches.values()) this.switch(sw);
     for (const t of later.triggers.values()) this.triggers.set(t.id, t);
     for (const e of later.triggerEvents) this.triggerEvents.push(e);
+    for (const w of later.withdrawIntents.values()) this.withdrawIntents.set(w.id, w);
+    for (const f of later.flows) this.flows.push(f);
+    for (const c of later.withdrawStatuses.values()) this.withdrawStatus(c);
     // A batch folds hundreds of entries: find a reused key by index, not by scanning.
     this.reservationAt ??= new Map(this.clientOrderIds.map((c, i) => [`${c.accountId}:${c.clientOrderId}`, i]));
     for (const c of later.clientOrderIds) {
@@ -306,7 +396,9 @@ export class WriteSet {
       this.clientOrderIds.length === 0 &&
       this.switches.size === 0 &&
       this.triggers.size === 0 &&
-      this.triggerEvents.length === 0
+      this.triggerEvents.length === 0 &&
+      this.withdrawIntents.size === 0 &&
+      this.withdrawStatuses.size === 0
     );
   }
 }

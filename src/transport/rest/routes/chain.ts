@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../../services/index.ts';
-import { int32, queryInt, queryList } from '../codec.ts';
+import { bytes, int32, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 /** Spec 4.7, chain side (issue 14): what clients discover first. */
@@ -55,6 +55,50 @@ export function chainRoutes(s: Services) {
           ...(zippedAssetIds ? { zippedAssetIds: ints(zippedAssetIds) } : {}),
         });
       },
+    }),
+    defineRoute({
+      operationId: 'createTradingWithdraw',
+      method: 'POST',
+      url: '/v1/chain/trading-withdraws',
+      summary: 'Withdraw from Trading, authorized by the calling API key\'s Ed25519 signature of the canonical payload bytes (docs/api-decisions.md "Withdrawals")',
+      auth: 'caller',
+      body: z.strictObject({ payload: bytes(), payloadSignature: bytes(64) }),
+      handler: async ({ body }, ctx) => s.chain.createTradingWithdraw(ctx.caller, body),
+    }),
+    defineRoute({
+      operationId: 'createWalletTradingWithdraw',
+      method: 'POST',
+      url: '/v1/chain/trading-withdraws:wallet',
+      summary: 'Withdraw from Trading, authorized by the account wallet\'s EIP-191 signature of the authorization message derived from the payload',
+      auth: 'caller',
+      body: z.strictObject({ payload: bytes(), payloadSignature: bytes(65), signerWallet: z.string().min(1).max(64), subaccountId: z.string().max(64).optional() }),
+      handler: async ({ body }, ctx) => s.chain.createWalletTradingWithdraw(ctx.caller, body),
+    }),
+    defineRoute({
+      operationId: 'validateWithdrawDestination',
+      method: 'POST',
+      url: '/v1/chain/withdraw-destinations:validate',
+      summary: 'Check an address on a network before withdrawing there: its address rule, whether it is internal, whether the address book (and its allow-list) admits it',
+      auth: 'caller',
+      body: z.strictObject({ chainId: int32(), address: z.string().min(1).max(128), subaccountId: z.string().max(64).optional() }),
+      handler: async ({ body }, ctx) => s.chain.validateWithdrawDestination(ctx.caller, body),
+    }),
+    defineRoute({
+      operationId: 'getWithdrawAllowList',
+      method: 'GET',
+      url: '/v1/chain/withdraw-allow-list',
+      summary: 'Whether the root account withdraws only to its address book',
+      auth: 'caller',
+      handler: async (_req, ctx) => s.chain.getWithdrawAllowList(ctx.caller),
+    }),
+    defineRoute({
+      operationId: 'setWithdrawAllowList',
+      method: 'PUT',
+      url: '/v1/chain/withdraw-allow-list',
+      summary: 'Switch the root account\'s withdrawal allow-list on or off; an API key may switch it on, only a wallet session off',
+      auth: 'caller',
+      body: z.strictObject({ enabled: z.boolean() }),
+      handler: async ({ body }, ctx) => s.chain.setWithdrawAllowList(ctx.caller, body),
     }),
   ];
 }

@@ -60,6 +60,24 @@ function operatorChainRoutes(s: Services) {
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
       handler: async ({ body }) => ({ flow: await s.chain.dropDeposit(body) }),
     }),
+    defineRoute({
+      operationId: 'rejectWithdrawal',
+      method: 'POST',
+      url: '/operator/v1/chain/withdrawals/reject',
+      summary: 'Simulated chain: the validators reject a withdrawal awaiting validation (its hold is released)',
+      auth: 'operator',
+      body: z.strictObject({ flowId: z.string().min(1).max(64) }),
+      handler: async ({ body }) => ({ flow: await s.chain.failWithdraw({ flowId: body.flowId, how: 'REJECT' }) }),
+    }),
+    defineRoute({
+      operationId: 'dropWithdrawal',
+      method: 'POST',
+      url: '/operator/v1/chain/withdrawals/drop',
+      summary: 'Simulated chain: a broadcast withdrawal\'s transaction left the chain before it confirmed (its hold is released)',
+      auth: 'operator',
+      body: z.strictObject({ flowId: z.string().min(1).max(64) }),
+      handler: async ({ body }) => ({ flow: await s.chain.failWithdraw({ flowId: body.flowId, how: 'DROP' }) }),
+    }),
   ];
 }
 

@@ -1,0 +1,153 @@
+import { ApiError } from '../../domain/errors.ts';
+import {
+  approveWithdraw,
+  catchUpWithdraw,
+  confirmWithdraw,
+  droppedWithdraw,
+  expireWithdraw,
+  readyToSettle,
+  rejectWithdraw,
+  settledWithdraw,
+  VALIDATORS,
+  type WithdrawFlow,
+} from '../../domain/flows/withdraw.ts';
+import { EXTERNAL_NETWORKS, type ExternalNetwork } from '../../domain/networks.ts';
+import type { LifecycleFlow, Prisma, WithdrawIntent } from '../../generated/prisma/client.ts';
+import type { ChainContext } from './context.ts';
+import { withdrawExpectations } from './expectedDurations.ts';
+import { withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
+import { publishFlow, type FlowAccounts } from './publishFlow.ts';
+
+type Row = LifecycleFlow & { withdrawIntent: WithdrawIntent | null } & { ownerAccount: { publicId: string }; rootAccount: { publicId: string } };
+
+const include = { withdrawIntent: true, ownerAccount: { select: { publicId: true } }, rootAccount: { select: { publicId: true } } } as const;
+const OPEN_INTENT = new Set(['ACCEPTED', 'PROCESSING', 'SUBMITTED']);
+
+/**
+ * One block of the simulated chain for withdrawals to external chains: a validator approves
+ * each one awaiting validation (with enough approvals it is broadcast), each broadcast one
+ * gains a confirmation, and one confirmed deeply enough is settled through the engine:
+ * its hold debited to custody and the fee to the exchange, in ledger transfers carrying
+ * the flow's id. The intent's end is durable before the flow's, so a flow found open
+ * behind an ended intent (a crash between the two) only catches up.
+ */
+export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
+  // Intents ended before a crash must be visible before their flows are judged.
+  await ctx.engine.readable();
+  const open = await ctx.db.lifecycleFlow.findMany({ where: { flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN', isOpen: true }, orderBy: { id: 'asc' }, include });
+  for (const row of open) {
+    const now = ctx.clock.now().getTime();
+    const before = withdrawOf(row);
+    let flow = caughtUp(row, before, now) ?? expireWithdraw(before, now);
+    let txRef: string | undefined;
+    if (flow === before) {
+      if (flow.state === 'PENDING_VALIDATION') {
+        flow = approveWithdraw(flow, now);
+        if (flow.state === 'DESTINATION_CONFIRMING') txRef = broadcast(ctx, row);
+      } else {
+        flow = confirmWithdraw(flow, flow.confirmations + 1, now);
+        // Ended meanwhile (an operator's drop): the next block catches the flow up.
+        if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
+      }
+    } else if (flow.state === 'EXPIRED') {
+      await ctx.engine.endWithdrawal({ id: (row.withdrawIntent as WithdrawIntent).id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' });
+    }
+    if (flow !== before) await saveWithdraw(ctx, row, flow, txRef);
+  }
+  return open.length;
+}
+
+/** The flow's end when its intent already ended (after a crash between the two); undefined while the intent is open. */
+function caughtUp(row: Row, flow: WithdrawFlow, nowMs: number): WithdrawFlow | undefined {
+  const intent = row.withdrawIntent;
+  if (!intent || OPEN_INTENT.has(intent.status)) return undefined;
+  const end = intent.status === 'FAILED' && intent.failureReason === 'TRANSACTION_DROPPED' ? 'DROPPED' : (intent.status as 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'FAILED');
+  return catchUpWithdraw(flow, end, nowMs);
+}
+
+function networkOf(row: LifecycleFlow): ExternalNetwork {
+  return EXTERNAL_NETWORKS.get(row.serviceChainId as number) as ExternalNetwork;
+}
+
+/** Sends the approved withdrawal; the adapter names the same transaction for the same flow every time. */
+function broadcast(ctx: ChainContext, row: Row): string {
+  const network = networkOf(row);
+  const asset = network.assets.find((a) => a.zippedAssetId === row.zippedAssetId);
+  return ctx.chain.submitWithdrawal(network, { reference: row.publicId, to: row.destinationAddress as string, asset: asset?.symbol ?? '', amountE18: BigInt(row.amountE18.toFixed(0)) }).txHash;
+}
+
+/** Debits the hold: the amount to custody (it left on chain), the fee to the exchange. */
+async function settle(ctx: ChainContext, row: Row): Promise<boolean> {
+  const intent = row.withdrawIntent as WithdrawIntent;
+  const fee = BigInt(intent.fee.toFixed(0));
+  const custody = { accountId: ctx.systemAccounts.custody, ledgerAccount: 'FUNDING' as const, assetId: intent.assetId };
+  const fees = { accountId: ctx.systemAccounts.fees, ledgerAccount: 'TRADING' as const, assetId: intent.assetId };
+  return ctx.engine.endWithdrawal(
+    { id: intent.id, status: 'COMPLETED', failureReason: null },
+    {
+      refs: [custody, fees],
+      run: (job, hold) => {
+        const amount = hold.held - fee;
+        job.post({ code: 'WITHDRAW', flowId: row.id }, [{ ref: hold.ref, amount, debitFrom: 'held' }], [{ ref: custody, amount, kind: 'EXTERNAL_ADDRESS' }]);
+        if (fee > 0n) job.post({ code: 'WITHDRAW_FEE', flowId: row.id }, [{ ref: hold.ref, amount: fee, debitFrom: 'held' }], [{ ref: fees, amount: fee, kind: 'EXCHANGE' }]);
+      },
+    },
+  );
+}
+
+/**
+ * Stores a withdraw flow's new state (and the broadcast transaction, once there is one),
+ * then publishes it; only over the version it was read at, so a block and an operator's
+ * call never overwrite each other (the loser's change is dropped; undefined).
+ */
+async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txRef?: string): Promise<LifecycleFlow | undefined> {
+  const fee = row.requestFee as unknown as RequestFee;
+  const expected = await withdrawExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
+  const data: Prisma.LifecycleFlowUpdateInput = {
+    ...withdrawColumns(flow, expected, { amountE18: fee.amountE18, assetIds: fee.assetIds, recipientAddress: fee.recipientAddress }, VALIDATORS),
+    version: { increment: 1 },
+    latestLifecycleSource: txRef ? 'RELAYER' : flow.state === 'PENDING_VALIDATION' ? 'VALIDATOR' : 'INDEXER',
+    ...(txRef ? { latestTxRef: txRef, sourceTxHash: txRef, txOccurrenceIndex: '0' } : {}),
+  };
+  const saved = await ctx.db.lifecycleFlow.update({ where: { id: row.id, version: row.version }, data }).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'P2025') return undefined;
+    throw err;
+  });
+  if (!saved) return undefined;
+  const accounts: FlowAccounts = { owner: row.ownerAccount, root: row.rootAccount };
+  await publishFlow(ctx, saved, accounts);
+  return saved;
+}
+
+/**
+ * Operator (simulator): the chain's validators reject the withdrawal, or its broadcast
+ * transaction is dropped. Either releases the hold (the intent's end first) and ends the
+ * flow with its reason.
+ */
+export async function failWithdraw(ctx: ChainContext, input: { flowId: string; how: 'REJECT' | 'DROP' }): Promise<LifecycleFlow> {
+  await ctx.engine.readable();
+  const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId }, include });
+  if (!row || row.flowKind !== 'WITHDRAW_TO_EXTERNAL_CHAIN' || !row.withdrawIntent) throw new ApiError('not-found', 'no withdrawal flow has this id', { code: 'FLOW_NOT_FOUND' });
+  const before = withdrawOf(row);
+  const now = ctx.clock.now().getTime();
+  const flow = input.how === 'DROP' ? droppedWithdraw(before, now) : rejectWithdraw(before, now);
+  if (flow === before) {
+    const can = input.how === 'DROP' ? 'only a broadcast withdrawal (DESTINATION_CONFIRMING) can be dropped' : 'only a withdrawal awaiting validation can be rejected';
+    throw new ApiError('conflict', `${can}; this one is ${row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
+  }
+  const ended = await ctx.engine.endWithdrawal(
+    input.how === 'DROP'
+      ? { id: row.withdrawIntent.id, status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' }
+      : { id: row.withdrawIntent.id, status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' },
+  );
+  if (!ended) throw new ApiError('conflict', 'the withdrawal ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
+  // The intent's end is durable: the flow follows it, over whatever a block changed meanwhile.
+  for (;;) {
+    await ctx.engine.readable();
+    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id }, include });
+    const next = caughtUp(current, withdrawOf(current), ctx.clock.now().getTime());
+    if (!next || next.terminalAtMs === null || current.isTerminal) return current;
+    const saved = await saveWithdraw(ctx, current, next);
+    if (saved) return saved;
+  }
+}

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { api, newKeyPair, onboard, type SignedIn } from '../helpers/auth.ts';
+import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
+import { keyFor } from '../helpers/rooms.ts';
+import { balancesOf, credit, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
+import { liftKey, payload, payloadBytes, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
+
+const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+const USDC = 4;
+const E18 = 10n ** 18n;
+const usdc = (units: number) => (BigInt(units) * E18).toString();
+const EXTERNAL = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const OTHER_EXTERNAL = '0x000000000000000000000000000000000000dEaD';
+
+let server: RunningApp;
+beforeAll(async () => {
+  // A block every 50 ms: the sweep (every 250 ms) runs one block per tick.
+  server = await startTestApp({ env: { CHAIN_BLOCK_MS: '50' } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+type Flow = { flowId: string; flowKind: string; flowState: string; currentStep: string; isOpen: boolean; lifecycleReason: string; destinationAddress: string; latestTxRef: string; requestFee: { status: string; amountE18: { hi: string; lo: string } }; currentProgress: { approveCount: number; requiredApprovals: number; currentConfirmations: number; requiredConfirmations: number }; progressTimeline: { step: string; status: string }[] };
+const flows = async (me: SignedIn, query = '') => (await api(server.url, 'GET', `/v1/chain/flows${query}`, undefined, me.auth)).body.flows as Flow[];
+const flowOf = async (me: SignedIn, kind: string) => (await flows(me, `?flowKind=${kind}`))[0] as Flow;
+const trading = async (me: SignedIn) => (await balancesOf(server.url, me))['TRADING:USDC'];
+
+describe('a withdrawal from Trading', () => {
+  it('deposits, moves to TRADING, withdraws with an API key and with a wallet, and every leg carries its flow', async () => {
+    const me = await onboard(server.url);
+    const address = (await api(server.url, 'POST', '/v1/chain/deposit-addresses', { chainId: 1 }, me.auth)).body.depositAddress.depositAddress as string;
+    const seen = await api(server.url, 'POST', '/operator/v1/chain/deposits', { chainId: 1, address, asset: 'USDC', amount: '1000', txHash: '0xfeed01' }, operator);
+    const depositId = seen.body.flow.flowId as string;
+    await pollUntil(async () => (await flows(me, '?flowKind=DEPOSIT&flowState=COMPLETED')).length === 1, 15_000, 100);
+    expect((await api(server.url, 'POST', '/v1/transfers/internal', { asset: 'USDC', amount: '1000', fromLedger: 'FUNDING', toLedger: 'TRADING' }, me.auth)).status).toBe(200);
+
+    const key = await keyFor(server.url, me, ['READ', 'WITHDRAW']);
+    const byKey = await withdrawWithKey(server.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(100), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL.toLowerCase() }));
+    expect(byKey.status, JSON.stringify(byKey.body)).toBe(200);
+    expect(byKey.body.intentId).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
+    // Held at once: 100 and Ethereum's 2 USDC fee.
+    expect(await trading(me)).toEqual({ available: '898', held: '102' });
+    const pending = await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN');
+    expect(pending).toMatchObject({ flowState: 'PENDING_VALIDATION', currentStep: 'VALIDATION', isOpen: true, destinationAddress: EXTERNAL, requestFee: { status: 'LOCKED', amountE18: { hi: '0', lo: usdc(2) } } });
+    expect(pending.currentProgress).toMatchObject({ requiredApprovals: 2, requiredConfirmations: 12 });
+    await pollUntil(async () => (await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).flowState === 'COMPLETED', 15_000, 100);
+    const done = await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN');
+    expect(done).toMatchObject({ currentStep: 'COMPLETE', isOpen: false, requestFee: { status: 'SETTLED' }, currentProgress: { approveCount: 2, currentConfirmations: 12 } });
+    expect(done.latestTxRef).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.progressTimeline.map((s) => [s.step, s.status])).toEqual([['SOURCE', 'COMPLETED'], ['VALIDATION', 'COMPLETED'], ['DESTINATION', 'COMPLETED'], ['COMPLETE', 'COMPLETED']]);
+    expect(await trading(me)).toEqual({ available: '898', held: '0' });
+
+    // The wallet variant, to BNB Smart Chain (fee 0.3), from a session.
+    const base = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(50), assetId: USDC, destinationChainId: '56', destinationAddress: EXTERNAL });
+    const byWallet = await withdrawWithWallet(server.url, me, base, { symbol: 'USDC', destinationLabel: `${EXTERNAL} on BNB Smart Chain (network 56)` });
+    expect(byWallet.status, JSON.stringify(byWallet.body)).toBe(200);
+    expect(await trading(me)).toEqual({ available: '847.7', held: '50.3' });
+    // To the account's own Funding: moved at once, no fee.
+    const toFunding = await withdrawWithKey(server.url, key, payload({ action: 'TO_FUNDING', amount: usdc(10), assetId: USDC }));
+    expect(toFunding.status, JSON.stringify(toFunding.body)).toBe(200);
+    expect(await flowOf(me, 'WITHDRAW_TO_FUNDING')).toMatchObject({ flowState: 'COMPLETED', isOpen: false, progressTimeline: [{ step: 'SOURCE', status: 'COMPLETED' }, { step: 'SETTLEMENT', status: 'COMPLETED' }, { step: 'COMPLETE', status: 'COMPLETED' }] });
+    await pollUntil(async () => (await flows(me, '?scope=OPEN')).length === 0, 15_000, 100);
+    expect(await balancesOf(server.url, me)).toEqual({ 'FUNDING:USDC': { available: '10', held: '0' }, 'TRADING:USDC': { available: '837.7', held: '0' } });
+
+    expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
+    const legs = (await api(server.url, 'GET', '/v1/transfers?limit=100', undefined, me.auth)).body.transfers as { flowId: string; transferCode: string; amount: string; isDebit: boolean; account: string; destination: { kind: string; address: string; chainId: number } }[];
+    const withdrawFlows = new Set((await flows(me)).filter((f) => f.flowKind !== 'DEPOSIT').map((f) => f.flowId));
+    expect(legs.filter((l) => l.flowId === depositId).map((l) => l.transferCode)).toEqual(['DEPOSIT']);
+    const withdrawn = legs.filter((l) => withdrawFlows.has(l.flowId));
+    expect(withdrawn.map((l) => [l.transferCode, l.amount, l.isDebit]).sort()).toEqual(
+      [['WITHDRAW', '100', true], ['WITHDRAW_FEE', '2', true], ['WITHDRAW', '50', true], ['WITHDRAW_FEE', '0.3', true], ['WITHDRAW', '10', true], ['WITHDRAW', '10', false]].sort(),
+    );
+    expect(withdrawn.find((l) => l.transferCode === 'WITHDRAW' && l.amount === '100')?.destination).toMatchObject({ kind: 'EXTERNAL_ADDRESS', address: EXTERNAL, chainId: 1 });
+    // Every leg of a withdrawal names its flow; internal transfers name none.
+    expect(legs.filter((l) => l.transferCode.startsWith('WITHDRAW')).every((l) => withdrawFlows.has(l.flowId))).toBe(true);
+  });
+});
+
+describe('idempotency, replay and every rejection rule', () => {
+  it('ten concurrent identical submissions create one intent and one hold', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '500');
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    await liftKey(server.url, key.keyId);
+    const p = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(100), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => withdrawWithKey(server.url, key, p)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.intentId)).size).toBe(1);
+    expect(await trading(me)).toEqual({ available: '398', held: '102' });
+    expect((await flows(me, '?flowKind=WITHDRAW_TO_EXTERNAL_CHAIN')).length).toBe(1);
+    // The same key with another payload, and the same nonce under another key: refused, nothing held.
+    const conflict = await withdrawWithKey(server.url, key, { ...p, amount: usdc(101) });
+    expect([conflict.status, conflict.body.code]).toEqual([409, 'CONFLICT_IDEMPOTENCY_KEY_REUSED']);
+    const reusedNonce = await withdrawWithKey(server.url, key, { ...p, idempotencyKey: 'another-key' });
+    expect([reusedNonce.status, reusedNonce.body.code]).toEqual([409, 'CONFLICT_NONCE_REUSED']);
+    expect(await trading(me)).toEqual({ available: '398', held: '102' });
+  });
+
+  it('refuses each bad submission with a clear error and no balance change', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '500');
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    await liftKey(server.url, key.keyId);
+    const readOnly = await keyFor(server.url, me, ['READ']);
+    const ext = (fields: Record<string, unknown> = {}) => payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(10), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL, ...fields });
+    const now = Math.floor(Date.now() / 1000);
+    const ownDeposit = (await api(server.url, 'POST', '/v1/chain/deposit-addresses', { chainId: 1 }, me.auth)).body.depositAddress.depositAddress as string;
+    const refusals: [string, Promise<{ status: number; body: any }>, number, string][] = [
+      ['expired deadline', withdrawWithKey(server.url, key, ext({ deadlineTsSec: String(now - 1) })), 400, 'DEADLINE_EXPIRED'],
+      ['deadline too far ahead', withdrawWithKey(server.url, key, ext({ deadlineTsSec: String(now + 7200) })), 400, 'DEADLINE_TOO_FAR'],
+      ['signed by another key', withdrawWithKey(server.url, key, ext(), newKeyPair().secretKey), 401, 'INVALID_PAYLOAD_SIGNATURE'],
+      ['amount with a decimal point', withdrawWithKey(server.url, key, ext({ amount: '10.5' })), 400, 'AMOUNT_ENCODING'],
+      ['finer than the token', withdrawWithKey(server.url, key, ext({ amount: '10000000000000000001' })), 400, 'AMOUNT_PRECISION'],
+      ['below the minimum', withdrawWithKey(server.url, key, ext({ amount: (E18 / 2n).toString() })), 400, 'AMOUNT_BELOW_MINIMUM'],
+      ['more than the balance', withdrawWithKey(server.url, key, ext({ amount: usdc(499) })), 400, 'INSUFFICIENT_BALANCE'],
+      ['bad checksum', withdrawWithKey(server.url, key, ext({ destinationAddress: '0x833589FCD6eDb6E08f4c7C32D4f71b54bdA02913' })), 400, 'DESTINATION_INVALID'],
+      ['unknown network', withdrawWithKey(server.url, key, ext({ destinationChainId: '999' })), 400, 'DESTINATION_INVALID'],
+      ['asset not on the network', withdrawWithKey(server.url, key, ext({ destinationChainId: '137', assetId: 2, amount: usdc(1) })), 400, 'ASSET_NOT_ON_NETWORK'],
+      ['our own deposit address', withdrawWithKey(server.url, key, ext({ destinationAddress: ownDeposit })), 400, 'DESTINATION_INTERNAL'],
+      ['not canonical', withdrawWithKey(server.url, key, new TextEncoder().encode(JSON.stringify(ext(), null, 1))), 400, 'PAYLOAD_NOT_CANONICAL'],
+      ['a key without WITHDRAW', withdrawWithKey(server.url, readOnly, ext()), 403, 'MISSING_PERMISSION'],
+      ['a session on the API-key variant', api(server.url, 'POST', '/v1/chain/trading-withdraws', { payload: Buffer.from(payloadBytes(ext() as never)).toString('base64'), payloadSignature: Buffer.alloc(64).toString('base64') }, me.auth), 403, 'API_KEY_REQUIRED'],
+      ['another wallet', withdrawWithWallet(server.url, me, ext(), { signer: privateKeyToAccount(generatePrivateKey()), signerWallet: privateKeyToAccount(generatePrivateKey()).address, symbol: 'USDC', destinationLabel: `${EXTERNAL} on Ethereum (network 1)` }), 403, 'WALLET_NOT_ACCOUNT_OWNER'],
+      ['the account wallet named, another one signing', withdrawWithWallet(server.url, me, ext(), { signer: privateKeyToAccount(generatePrivateKey()), symbol: 'USDC', destinationLabel: `${EXTERNAL} on Ethereum (network 1)` }), 401, 'INVALID_WALLET_SIGNATURE'],
+      ['a message that shows another destination', withdrawWithWallet(server.url, me, ext(), { symbol: 'USDC', destinationLabel: `${OTHER_EXTERNAL} on Ethereum (network 1)` }), 401, 'INVALID_WALLET_SIGNATURE'],
+    ];
+    for (const [what, pending, status, code] of refusals) {
+      const r = await pending;
+      expect([what, r.status, r.body?.code], JSON.stringify(r.body)).toEqual([what, status, code]);
+    }
+    expect(await trading(me)).toEqual({ available: '500', held: '0' });
+    expect(await flows(me, '?flowKind=WITHDRAW_TO_EXTERNAL_CHAIN')).toEqual([]);
+  });
+});
+
+describe('the allow-list and destination validation', () => {
+  it('withdraws only to address-book entries once on; a key can switch it on but not off', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '100');
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    const ext = (address: string) => payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(5), assetId: USDC, destinationChainId: '10', destinationAddress: address });
+    const validate = (address: string) => api(server.url, 'POST', '/v1/chain/withdraw-destinations:validate', { chainId: 10, address }, me.auth);
+
+    expect((await validate(EXTERNAL)).body).toMatchObject({ valid: true, normalizedAddress: EXTERNAL, isInternal: false, inAddressBook: false, allowListOnly: false, allowed: true });
+    expect((await validate('0x1234')).body).toMatchObject({ valid: false, allowed: false, reason: expect.stringContaining('20-byte') });
+
+    const on = await api(server.url, 'PUT', '/v1/chain/withdraw-allow-list', { enabled: true }, {});
+    expect(on.status).toBe(401);
+    const { signed } = await import('../helpers/auth.ts');
+    expect((await signed(server.url, key, 'PUT', '/v1/chain/withdraw-allow-list', { enabled: true })).body).toEqual({ allowListOnly: true });
+    const off = await signed(server.url, key, 'PUT', '/v1/chain/withdraw-allow-list', { enabled: false });
+    expect([off.status, off.body.code]).toEqual([403, 'ALLOW_LIST_SESSION_REQUIRED']);
+
+    const refused = await withdrawWithKey(server.url, key, ext(EXTERNAL));
+    expect([refused.status, refused.body.code]).toEqual([403, 'DESTINATION_NOT_ALLOWLISTED']);
+    expect((await validate(EXTERNAL)).body).toMatchObject({ allowListOnly: true, inAddressBook: false, allowed: false });
+    const entry = await api(server.url, 'POST', '/v1/auth/address-book-entries', { kind: 'EXTERNAL_CHAIN', label: 'cold wallet', external: { registryChainId: 10, address: EXTERNAL } }, me.auth);
+    expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+    expect((await validate(EXTERNAL.toLowerCase())).body).toMatchObject({ inAddressBook: true, allowed: true });
+    expect((await withdrawWithKey(server.url, key, ext(EXTERNAL))).status).toBe(200);
+    // Own Funding is always allowed.
+    expect((await withdrawWithKey(server.url, key, payload({ action: 'TO_FUNDING', amount: usdc(1), assetId: USDC }))).status).toBe(200);
+    expect((await api(server.url, 'PUT', '/v1/chain/withdraw-allow-list', { enabled: false }, me.auth)).body).toEqual({ allowListOnly: false });
+    expect((await withdrawWithKey(server.url, key, ext(OTHER_EXTERNAL))).status).toBe(200);
+  });
+});
+
+describe('faults', () => {
+  it('a dropped transaction releases the hold and ends with its reason', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '100');
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    // Polygon needs 256 confirmations: time enough to drop it while it confirms.
+    const r = await withdrawWithKey(server.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '137', destinationAddress: EXTERNAL }));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await pollUntil(async () => (await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).flowState === 'DESTINATION_CONFIRMING', 10_000, 50);
+    const flowId = (await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).flowId;
+    const dropped = await api(server.url, 'POST', '/operator/v1/chain/withdrawals/drop', { flowId }, operator);
+    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
+    expect(dropped.body.flow).toMatchObject({ flowState: 'DROPPED', lifecycleReason: 'TRANSACTION_DROPPED', isTerminal: true, requestFee: { status: 'REFUNDED' } });
+    expect(await trading(me)).toEqual({ available: '100', held: '0' });
+    expect((await api(server.url, 'POST', '/operator/v1/chain/withdrawals/drop', { flowId }, operator)).status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).toMatchObject({ flowState: 'DROPPED' });
+    expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
+  });
+
+  it('a withdrawal the validators reject releases its hold', async () => {
+    // One block a minute: the withdrawal waits for its validators while the operator rejects it.
+    const slow = await startTestApp({ env: { CHAIN_BLOCK_MS: '60000' } });
+    try {
+      const me = await onboard(slow.url);
+      await credit(slow.url, me.rootAccountId, 'USDC', '100');
+      const key = await keyFor(slow.url, me, ['WITHDRAW', 'READ']);
+      const r = await withdrawWithKey(slow.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const [flow] = (await api(slow.url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as Flow[];
+      expect(flow?.flowState).toBe('PENDING_VALIDATION');
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '78', held: '22' });
+      const rejected = await api(slow.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId: flow?.flowId }, operator);
+      expect(rejected.body.flow).toMatchObject({ flowState: 'REJECTED', lifecycleReason: 'ZIPPER_VALIDATION_REJECTED', currentProgress: { rejectCount: 2 }, requestFee: { status: 'REFUNDED' } });
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '100', held: '0' });
+    } finally {
+      await slow.close();
+    }
+  });
+});
