@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { api, newKeyPair, onboard, type SignedIn } from '../helpers/auth.ts';
+import { CreateWalletTradingWithdrawDocument, ValidateWithdrawDestinationDocument, WithdrawFlowUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { keyFor } from '../helpers/rooms.ts';
 import { balancesOf, credit, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
-import { liftKey, payload, payloadBytes, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
+import { liftKey, payload, payloadBytes, walletSignature, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
 
 const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
 const USDC = 4;
@@ -206,5 +208,50 @@ describe('faults', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('withdrawals over GraphQL', () => {
+  it('the wallet variant as a mutation; flowUpdates shows each step, the fee locked then settled', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '50');
+    const check = await gql(server.url, ValidateWithdrawDestinationDocument, { chainId: 56, address: EXTERNAL.toLowerCase() }, me.auth);
+    expect(check.body.data?.validateWithdrawDestination).toEqual({ valid: true, normalizedAddress: EXTERNAL, isInternal: false, inAddressBook: false, allowed: true });
+    const client = wsClient(server.url, { authorization: me.auth.authorization as string });
+    const seen: { state: string; approvals: number; confirmations: number; fee: string }[] = [];
+    try {
+      const done = new Promise<void>((resolve, reject) => {
+        client.subscribe<{ flowUpdates: { flowState: string; currentProgress: { approveCount: number; currentConfirmations: number }; requestFee: { status: string } | null } }>(
+          { query: WithdrawFlowUpdatesDocument.toString() },
+          {
+            next: (m) => {
+              const f = m.data?.flowUpdates;
+              if (!f) return;
+              seen.push({ state: f.flowState, approvals: f.currentProgress.approveCount, confirmations: f.currentProgress.currentConfirmations, fee: f.requestFee?.status ?? '' });
+              if (f.flowState === 'COMPLETED') resolve();
+            },
+            error: reject,
+            complete: () => undefined,
+          },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const p = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '56', destinationAddress: EXTERNAL });
+      const bytes = payloadBytes(p as never);
+      const signature = await walletSignature(me, p, { symbol: 'USDC', destinationLabel: `${EXTERNAL} on BNB Smart Chain (network 56)` });
+      const made = await gql(server.url, CreateWalletTradingWithdrawDocument, { payload: Buffer.from(bytes).toString('base64'), payloadSignature: signature, signerWallet: me.wallet.address }, me.auth);
+      expect(made.body.errors).toBeUndefined();
+      expect(made.body.data?.createWalletTradingWithdraw.intentId).toBeTruthy();
+      await done;
+    } finally {
+      await client.dispose();
+    }
+    expect(seen[0]).toEqual({ state: 'PENDING_VALIDATION', approvals: 0, confirmations: 0, fee: 'LOCKED' });
+    expect(seen).toContainEqual({ state: 'PENDING_VALIDATION', approvals: 1, confirmations: 0, fee: 'LOCKED' });
+    expect(seen).toContainEqual({ state: 'DESTINATION_CONFIRMING', approvals: 2, confirmations: 0, fee: 'LOCKED' });
+    expect(seen.at(-1)).toEqual({ state: 'COMPLETED', approvals: 2, confirmations: 15, fee: 'SETTLED' });
+    const confirmations = seen.map((x) => x.confirmations);
+    expect([...confirmations].sort((a, b) => a - b)).toEqual(confirmations);
+    expect(await trading(me)).toEqual({ available: '29.7', held: '0' });
   });
 });

@@ -26,8 +26,8 @@ export function withdrawWithKey(baseUrl: string, key: ClientKey, p: WithdrawPayl
   return signed(baseUrl, key, 'POST', '/v1/chain/trading-withdraws', { payload: b64(bytes), payloadSignature: b64(ed.sign(bytes, signer)) });
 }
 
-/** Create Wallet Trading Withdraw: `signer` signs the authorization message derived from the payload. */
-export async function withdrawWithWallet(baseUrl: string, me: SignedIn, p: WithdrawPayload, options: { signer?: PrivateKeyAccount; signerWallet?: string; accountId?: string; subaccountId?: string; destinationLabel: string; symbol: string }) {
+/** The account wallet's (or `signer`'s) EIP-191 signature of the authorization message, base64. */
+export async function walletSignature(me: SignedIn, p: WithdrawPayload, options: { signer?: PrivateKeyAccount; accountId?: string; destinationLabel: string; symbol: string }): Promise<string> {
   const bytes = payloadBytes(p as unknown as Record<string, unknown>);
   const message = authorizationMessage({
     domain: 'spot.example',
@@ -38,9 +38,14 @@ export async function withdrawWithWallet(baseUrl: string, me: SignedIn, p: Withd
     payloadSha256Hex: createHash('sha256').update(bytes).digest('hex'),
   });
   const signature = await (options.signer ?? me.wallet).signMessage({ message });
+  return Buffer.from(signature.slice(2), 'hex').toString('base64');
+}
+
+/** Create Wallet Trading Withdraw: `signer` signs the authorization message derived from the payload. */
+export async function withdrawWithWallet(baseUrl: string, me: SignedIn, p: WithdrawPayload, options: { signer?: PrivateKeyAccount; signerWallet?: string; accountId?: string; subaccountId?: string; destinationLabel: string; symbol: string }) {
   return api(baseUrl, 'POST', '/v1/chain/trading-withdraws:wallet', {
-    payload: b64(bytes),
-    payloadSignature: Buffer.from(signature.slice(2), 'hex').toString('base64'),
+    payload: b64(payloadBytes(p as unknown as Record<string, unknown>)),
+    payloadSignature: await walletSignature(me, p, options),
     signerWallet: options.signerWallet ?? me.wallet.address,
     ...(options.subaccountId ? { subaccountId: options.subaccountId } : {}),
   }, me.auth);

@@ -2,8 +2,9 @@ import type { FlowEvent, FlowView } from '../../../services/chain/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
+import { decodeBytes } from '../bytes.ts';
 
-type NetworkAssetShape = { symbol: string; unifiedAssetId: number; zippedAssetId: number; tokenAddress: string; nativeDecimals: number };
+type NetworkAssetShape = { symbol: string; unifiedAssetId: number; zippedAssetId: number; tokenAddress: string; nativeDecimals: number; minDeposit: string; minWithdraw: string; withdrawFee: string };
 type NetworkShape = { registryChainId: number; name: string; family: string; nativeChainId: string; depositConfirmations: number; withdrawConfirmations: number; assets: NetworkAssetShape[] };
 
 const NetworkAsset = builder.objectRef<NetworkAssetShape>('NetworkAsset').implement({
@@ -13,6 +14,9 @@ const NetworkAsset = builder.objectRef<NetworkAssetShape>('NetworkAsset').implem
     zippedAssetId: t.exposeInt('zippedAssetId'),
     tokenAddress: t.exposeString('tokenAddress', { description: 'Token contract or mint; empty for the native coin' }),
     nativeDecimals: t.exposeInt('nativeDecimals'),
+    minDeposit: t.exposeString('minDeposit', { description: 'Smallest deposit credited, in the asset\'s unit' }),
+    minWithdraw: t.exposeString('minWithdraw', { description: 'Smallest withdrawal to this chain, in the asset\'s unit' }),
+    withdrawFee: t.exposeString('withdrawFee', { description: 'Network fee a withdrawal to this chain pays, in the asset\'s unit' }),
   }),
 });
 
@@ -50,6 +54,19 @@ builder.mutationField('createDepositAddress', (t) =>
 type FlowShape = FlowView;
 type ProgressShape = { currentStepStartedAtUnixMs: number; currentStepExpectedDurationMs: number; currentConfirmations: number; requiredConfirmations: number; approveCount: number; rejectCount: number; validatorCount: number; requiredApprovals: number; requiredRejections: number };
 type TimelineShape = { sequence: number; step: string; status: string; expectedDurationMs: number };
+type FeeShape = { amountE18: { hi: string; lo: string }; assetIds: { zippedAssetId: number; unifiedAssetId: number }; recipientAddress: string; status: string };
+
+const RequestFee = builder.objectRef<FeeShape>('FlowRequestFee').implement({
+  description: 'Spec 2.12 requestFee: LOCKED at submission, then SETTLED or REFUNDED',
+  fields: (t) => ({
+    amountE18Hi: t.string({ resolve: (f) => f.amountE18.hi }),
+    amountE18Lo: t.string({ resolve: (f) => f.amountE18.lo }),
+    unifiedAssetId: t.int({ resolve: (f) => f.assetIds.unifiedAssetId }),
+    zippedAssetId: t.int({ resolve: (f) => f.assetIds.zippedAssetId }),
+    recipientAddress: t.exposeString('recipientAddress'),
+    status: t.exposeString('status'),
+  }),
+});
 
 const FlowProgress = builder.objectRef<ProgressShape>('FlowProgress').implement({
   fields: (t) => ({
@@ -98,6 +115,7 @@ const Flow = builder.objectRef<FlowShape>('Flow').implement({
     estimatedCompletionUnixMs: t.exposeString('estimatedCompletionUnixMs'),
     currentProgress: t.field({ type: FlowProgress, resolve: (f) => f.currentProgress as unknown as ProgressShape }),
     progressTimeline: t.field({ type: [FlowTimelineItem], resolve: (f) => f.progressTimeline as unknown as TimelineShape[] }),
+    requestFee: t.field({ type: RequestFee, nullable: true, resolve: (f) => ('requestFee' in f ? (f.requestFee as unknown as FeeShape) : null) }),
   }),
 });
 const FlowPage = builder.objectRef<{ flows: FlowShape[]; nextPageToken: string }>('FlowPage').implement({
@@ -128,5 +146,74 @@ builder.subscriptionField('flowUpdates', (t) =>
     description: 'Every stored change of the flows the caller may see, each step as it happens',
     subscribe: async (_root, _args, ctx) => guardedStream(ctx, callerOf(ctx), await ctx.services.chain.subscribeFlows(callerOf(ctx))),
     resolve: (payload) => (payload as FlowEvent).flow,
+  }),
+);
+
+const WithdrawIntent = builder.objectRef<{ intentId: string }>('WithdrawIntent').implement({
+  description: 'A withdrawal from Trading, followed through its flow',
+  fields: (t) => ({ intentId: t.exposeString('intentId') }),
+});
+
+builder.mutationField('createTradingWithdraw', (t) =>
+  t.field({
+    type: WithdrawIntent,
+    description: 'Withdraw from Trading, signed by the calling API key over the canonical payload bytes (as POST /v1/chain/trading-withdraws)',
+    args: { payload: t.arg.string({ required: true, description: 'base64 of the canonical payload bytes' }), payloadSignature: t.arg.string({ required: true, description: 'base64 Ed25519 signature' }) },
+    resolve: (_root, args, ctx) => ctx.services.chain.createTradingWithdraw(callerOf(ctx), { payload: decodeBytes(args.payload, 'payload'), payloadSignature: decodeBytes(args.payloadSignature, 'payloadSignature') }),
+  }),
+);
+
+builder.mutationField('createWalletTradingWithdraw', (t) =>
+  t.field({
+    type: WithdrawIntent,
+    description: 'Withdraw from Trading, authorized by the account wallet\'s EIP-191 signature of the authorization message (as POST /v1/chain/trading-withdraws:wallet)',
+    args: {
+      payload: t.arg.string({ required: true, description: 'base64 of the canonical payload bytes' }),
+      payloadSignature: t.arg.string({ required: true, description: 'base64 of the 65-byte signature' }),
+      signerWallet: t.arg.string({ required: true }),
+      subaccountId: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.chain.createWalletTradingWithdraw(callerOf(ctx), {
+        payload: decodeBytes(args.payload, 'payload'),
+        payloadSignature: decodeBytes(args.payloadSignature, 'payloadSignature'),
+        signerWallet: args.signerWallet,
+        ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}),
+      }),
+  }),
+);
+
+type CheckShape = { valid: boolean; normalizedAddress: string; reason: string; isInternal: boolean; inAddressBook: boolean; addressBookEntryId: string; allowListOnly: boolean; allowed: boolean };
+const DestinationCheck = builder.objectRef<CheckShape>('WithdrawDestinationCheck').implement({
+  fields: (t) => ({
+    valid: t.exposeBoolean('valid'),
+    normalizedAddress: t.exposeString('normalizedAddress'),
+    reason: t.exposeString('reason'),
+    isInternal: t.exposeBoolean('isInternal'),
+    inAddressBook: t.exposeBoolean('inAddressBook'),
+    addressBookEntryId: t.exposeString('addressBookEntryId'),
+    allowListOnly: t.exposeBoolean('allowListOnly'),
+    allowed: t.exposeBoolean('allowed'),
+  }),
+});
+
+builder.mutationField('validateWithdrawDestination', (t) =>
+  t.field({
+    type: DestinationCheck,
+    description: 'Checks an address on a network before withdrawing there (as POST /v1/chain/withdraw-destinations:validate; charges WITHDRAW_VALIDATE)',
+    args: { chainId: t.arg.int({ required: true }), address: t.arg.string({ required: true }), subaccountId: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.chain.validateWithdrawDestination(callerOf(ctx), defined(args) as { chainId: number; address: string }),
+  }),
+);
+
+builder.queryField('withdrawAllowListOnly', (t) =>
+  t.boolean({ description: 'Whether the root account withdraws only to its address book', resolve: async (_root, _args, ctx) => (await ctx.services.chain.getWithdrawAllowList(callerOf(ctx))).allowListOnly }),
+);
+
+builder.mutationField('setWithdrawAllowList', (t) =>
+  t.boolean({
+    description: 'Switches the withdrawal allow-list on or off (an API key may only switch it on); answers the new state',
+    args: { enabled: t.arg.boolean({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.chain.setWithdrawAllowList(callerOf(ctx), { enabled: args.enabled })).allowListOnly,
   }),
 );
