@@ -46,6 +46,7 @@ describe('a withdrawal from Trading', () => {
     // Held at once: 100 and Ethereum's 2 USDC fee.
     expect(await trading(me)).toEqual({ available: '898', held: '102' });
     const pending = await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN');
+    expect(pending.flowId).toBe(byKey.body.intentId);
     expect(pending).toMatchObject({ flowState: 'PENDING_VALIDATION', currentStep: 'VALIDATION', isOpen: true, destinationAddress: EXTERNAL, requestFee: { status: 'LOCKED', amountE18: { hi: '0', lo: usdc(2) } } });
     expect(pending.currentProgress).toMatchObject({ requiredApprovals: 2, requiredConfirmations: 12 });
     await pollUntil(async () => (await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).flowState === 'COMPLETED', 15_000, 100);

@@ -66,9 +66,11 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
   const hold = { accountId: account.id, ledgerAccount: 'TRADING' as const, assetId: asset.unifiedAssetId };
   const to = destination.kind === 'funding' ? { accountId: destination.accountId, ledgerAccount: 'FUNDING' as const, assetId: asset.unifiedAssetId } : undefined;
 
+  // The flow's id is the intent's: the intentId a client is given is the flowId it follows.
+  const publicId = newPublicId();
   const { intentId, replayed } = await ctx.engine.submitWithdrawal(
     {
-      publicId: newPublicId(),
+      publicId,
       accountId: account.id,
       action: payload.action,
       authorization: variant,
@@ -91,7 +93,7 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
       createdAt: now,
       updatedAt: now,
       flow: {
-        publicId: newPublicId(),
+        publicId,
         ownerAccountId: account.id,
         rootAccountId: account.rootAccountId,
         smartAccountAddress: source.smartAccountAddress,
