@@ -122,6 +122,10 @@ export function decodeEntry(payload: string): WriteSet {
     if (inserted.has(version.id.toString())) ws.newOrders.set(version.id, version);
     else ws.changedOrders.set(version.id, version);
   }
+  // In the order the group first inserted them, which a version changed earlier in the group does not show.
+  const lastInserted = new Map(ws.newOrders);
+  ws.newOrders.clear();
+  for (const id of wire.n) ws.newOrders.set(BigInt(id), lastInserted.get(BigInt(id)) as OrderVersion);
   for (const values of wire.t) ws.trades.push(decodeRow(TRADE_COLUMNS, values));
   for (const values of wire.r) ws.riskLegs.push(decodeRow(RISK_LEG_COLUMNS, values));
   for (const [transfer, legs] of wire.x) {
