@@ -2,9 +2,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, onboard } from '../helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
-import { dropSchema, TEST_OPERATOR_TOKEN, uniqueName } from '../helpers/infra.ts';
-import { freePort } from '../helpers/redisServer.ts';
-import { ServiceProcess } from '../helpers/serviceProcess.ts';
+import { TEST_OPERATOR_TOKEN } from '../helpers/infra.ts';
+import { RestartableService } from '../helpers/serviceProcess.ts';
 import { balancesOf, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
@@ -13,23 +12,14 @@ import { pollUntil } from '../helpers/wait.ts';
  * confirming, again and again; after each restart they go on from the confirmations they
  * had, and each is credited exactly once.
  */
-const schema = uniqueName('depkill');
-const processes: ServiceProcess[] = [];
-afterAll(async () => {
-  for (const p of processes) p.kill();
-  await dropSchema(schema);
-});
+const service = new RestartableService('depkill', { redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
+afterAll(() => service.dispose());
+const schema = service.schema;
 
 describe('SIGKILL while deposits confirm', () => {
   it('resumes every deposit after a restart and credits each exactly once', async () => {
-    const port = await freePort();
-    const start = () => {
-      const p = ServiceProcess.start({ port, schema, redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
-      processes.push(p);
-      return p.ready();
-    };
-    let service = await start();
-    const url = service.url;
+    let running = await service.start();
+    const url = running.url;
     const me = await onboard(url);
     const address = (await api(url, 'POST', '/v1/chain/deposit-addresses', { chainId: 1 }, me.auth)).body.depositAddress.depositAddress;
     const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
@@ -39,8 +29,8 @@ describe('SIGKILL while deposits confirm', () => {
     }
     for (let k = 0; k < 4; k++) {
       await new Promise((r) => setTimeout(r, 150 + k * 200));
-      service.kill();
-      service = await start();
+      running.kill();
+      running = await service.start();
     }
     await pollUntil(async () => {
       const flows = (await api(url, 'GET', '/v1/chain/flows?scope=TERMINAL', undefined, me.auth)).body.flows as unknown[];
@@ -58,6 +48,6 @@ describe('SIGKILL while deposits confirm', () => {
     } finally {
       await client.end();
     }
-    service.kill();
+    running.kill();
   }, 180_000);
 });

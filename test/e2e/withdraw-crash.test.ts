@@ -2,10 +2,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, onboard } from '../helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
-import { dropSchema, uniqueName } from '../helpers/infra.ts';
-import { freePort } from '../helpers/redisServer.ts';
 import { keyFor } from '../helpers/rooms.ts';
-import { ServiceProcess } from '../helpers/serviceProcess.ts';
+import { RestartableService } from '../helpers/serviceProcess.ts';
 import { balancesOf, credit, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
 import { liftKey, payload, withdrawWithKey } from '../helpers/withdraw.ts';
@@ -15,23 +13,14 @@ import { liftKey, payload, withdrawWithKey } from '../helpers/withdraw.ts';
  * withdrawals are acknowledged, and again and again while they are validated and confirm:
  * no intent and no hold is lost, every flow resumes, and each is settled exactly once.
  */
-const schema = uniqueName('wdkill');
-const processes: ServiceProcess[] = [];
-afterAll(async () => {
-  for (const p of processes) p.kill();
-  await dropSchema(schema);
-});
+const service = new RestartableService('wdkill', { redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
+afterAll(() => service.dispose());
+const schema = service.schema;
 
 describe('SIGKILL between submission and completion', () => {
   it('keeps every intent and hold, resumes every flow, and settles each exactly once', async () => {
-    const port = await freePort();
-    const start = () => {
-      const p = ServiceProcess.start({ port, schema, redisUrl: TEST_REDIS_URL, env: { CHAIN_BLOCK_MS: '20' } });
-      processes.push(p);
-      return p.ready();
-    };
-    let service = await start();
-    const url = service.url;
+    let running = await service.start();
+    const url = running.url;
     const me = await onboard(url);
     await credit(url, me.rootAccountId, 'USDC', '1000');
     const key = await keyFor(url, me, ['WITHDRAW', 'READ']);
@@ -41,16 +30,16 @@ describe('SIGKILL between submission and completion', () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array(5).fill(200));
     // Killed the moment they are acknowledged: the journal holds them, projected or not.
-    service.kill();
-    service = await start();
+    running.kill();
+    running = await service.start();
     expect((await balancesOf(url, me))['TRADING:USDC']).toEqual({ available: '948.5', held: '51.5' });
     const ids = answers.map((a) => a.body.intentId as string).sort();
     const listed = (await api(url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as { flowId: string }[];
     expect(listed.map((f) => f.flowId).sort()).toEqual(ids);
     for (let k = 0; k < 4; k++) {
       await new Promise((r) => setTimeout(r, 400 + k * 300));
-      service.kill();
-      service = await start();
+      running.kill();
+      running = await service.start();
     }
     await pollUntil(async () => ((await api(url, 'GET', '/v1/chain/flows?scope=TERMINAL', undefined, me.auth)).body.flows as unknown[]).length === 5, 90_000, 200);
     const flows = (await api(url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as { flowState: string; requestFee: { status: string } }[];
@@ -67,6 +56,6 @@ describe('SIGKILL between submission and completion', () => {
     } finally {
       await client.end();
     }
-    service.kill();
+    running.kill();
   }, 240_000);
 });

@@ -82,6 +82,28 @@ describe('a withdrawal from Trading', () => {
   });
 });
 
+describe('from a subaccount, to another account', () => {
+  it('the wallet variant withdraws from a subaccount to another account\'s Funding at once; only the owner sees the flow', async () => {
+    const me = await onboard(server.url);
+    const other = await onboard(server.url);
+    const sub = (await api(server.url, 'POST', '/v1/auth/subaccounts', { label: 'desk' }, me.auth)).body.subaccount.subaccountId as string;
+    await credit(server.url, sub, 'USDC', '100');
+    const p = payload({ action: 'TO_FUNDING', amount: usdc(30), assetId: USDC, destinationAddress: other.rootAccountId });
+    const r = await withdrawWithWallet(server.url, me, p, { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: `Funding of ${other.rootAccountId}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await balancesOf(server.url, me, sub))['TRADING:USDC']).toEqual({ available: '70', held: '0' });
+    expect((await balancesOf(server.url, other))['FUNDING:USDC']).toEqual({ available: '30', held: '0' });
+    const [flow] = (await api(server.url, 'GET', `/v1/chain/flows?ownerAccountId=${sub}`, undefined, me.auth)).body.flows as (Flow & { ownerAccountId: string })[];
+    expect(flow).toMatchObject({ flowId: r.body.intentId, ownerAccountId: sub, flowKind: 'WITHDRAW_TO_FUNDING', flowState: 'COMPLETED', destinationAddress: other.rootAccountId });
+    expect(await flows(other)).toEqual([]);
+    // The receiver's leg names the flow and the sender's account.
+    const [leg] = (await api(server.url, 'GET', '/v1/transfers', undefined, other.auth)).body.transfers as { flowId: string; transferCode: string; isDebit: boolean }[];
+    expect(leg).toMatchObject({ flowId: r.body.intentId, transferCode: 'WITHDRAW', isDebit: false });
+    const unknown = await withdrawWithWallet(server.url, me, payload({ action: 'TO_FUNDING', amount: usdc(1), assetId: USDC, destinationAddress: 'NoSuchAccount1' }), { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: 'Funding of NoSuchAccount1' });
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'DESTINATION_NOT_FOUND']);
+  });
+});
+
 describe('idempotency, replay and every rejection rule', () => {
   it('ten concurrent identical submissions create one intent and one hold', async () => {
     const me = await onboard(server.url);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_DATABASE_URL } from './env.ts';
-import { TEST_OPERATOR_TOKEN } from './infra.ts';
+import { dropSchema, TEST_OPERATOR_TOKEN, uniqueName } from './infra.ts';
+import { freePort } from './redisServer.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -85,5 +86,36 @@ export class ServiceProcess {
 
   kill(): void {
     if (this.running) this.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * One service a crash test kills and starts again, always on the same port, schema and
+ * Redis: `start()` answers once it is ready; `dispose()` (in afterAll) kills whatever is
+ * left and drops the schema.
+ */
+export class RestartableService {
+  private readonly started: ServiceProcess[] = [];
+  private port: number | undefined;
+
+  readonly schema: string;
+
+  constructor(
+    name: string,
+    private readonly options: { redisUrl: string; env?: Record<string, string> },
+  ) {
+    this.schema = uniqueName(name);
+  }
+
+  async start(): Promise<ServiceProcess> {
+    this.port ??= await freePort();
+    const p = ServiceProcess.start({ port: this.port, schema: this.schema, redisUrl: this.options.redisUrl, ...(this.options.env ? { env: this.options.env } : {}) });
+    this.started.push(p);
+    return p.ready();
+  }
+
+  async dispose(): Promise<void> {
+    for (const p of this.started) p.kill();
+    await dropSchema(this.schema);
   }
 }

@@ -444,7 +444,7 @@ export class TradingEngine {
           hold = { ref: move.hold, held: total };
         }
         const { flow, ...intent } = s;
-        this.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, { ...flow, id: ids.flowId }, hold);
+        this.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, { ...flow, id: ids.flowId }, hold, this.deps.clock.now().getTime());
         return { intentId: s.publicId, replayed: false };
       },
     );
@@ -491,7 +491,7 @@ export class TradingEngine {
   /**
    * Once a minute (run on the sweep timer): forgets expired client order ids, and the ids
    * of accounts idle for ten minutes (read again on their next order), so memory holds
-   * only active accounts' last day; deletes expired reservations and journal entries past
+   * only active accounts' last day; forgets withdrawal keys the table answers for; deletes expired reservations and journal entries past
    * their retention.
    */
   async prune(): Promise<void> {
@@ -505,6 +505,7 @@ export class TradingEngine {
       if (projected && usedAt < nowMs - CLIENT_ID_IDLE_MS) this.clientIds.delete(accountId);
       else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
     }
+    this.withdrawals.prune(nowMs, projected);
     await this.deps.db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
     await this.journal.prune(new Date(nowMs - JOURNAL_RETENTION_MS), this.projector.watermark);
   }

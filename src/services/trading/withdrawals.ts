@@ -19,12 +19,17 @@ interface Known {
   payloadHash: string;
 }
 
+/** How long a taken key or nonce stays in memory: by then its intent is long in the table. */
+const KEY_MEMORY_MS = 60_000;
+
 export type WithdrawSubmission = Omit<WithdrawIntentRow, 'id' | 'flowId'> & { flow: Omit<FlowRow, 'id'> };
 
 /** What `prepare` read of one submission before its job: earlier intents with its key or nonce, and fresh ids. */
 export interface PreparedWithdrawal {
   byKey: Known | undefined;
   nonceTaken: boolean;
+  /** The memory's epoch when the table was read: a read older than a prune cannot be completed by memory. */
+  epoch: number;
   intentId: bigint;
   flowId: bigint;
 }
@@ -37,8 +42,9 @@ export interface PreparedWithdrawal {
  */
 export class WithdrawalBook {
   private holds = new Map<bigint, WithdrawHold>();
-  private readonly keys = new Map<string, Known>();
-  private readonly nonces = new Set<string>();
+  private readonly keys = new Map<string, Known & { at: number }>();
+  private readonly nonces = new Map<string, number>();
+  private epoch = 0;
 
   constructor(
     private readonly db: Db,
@@ -51,6 +57,20 @@ export class WithdrawalBook {
     this.holds = new Map(open.map((w) => [w.id, { ref: { accountId: w.accountId, ledgerAccount: 'TRADING' as const, assetId: w.assetId }, held: BigInt(w.amount.toFixed(0)) + BigInt(w.fee.toFixed(0)) }]));
     this.keys.clear();
     this.nonces.clear();
+    this.epoch += 1;
+  }
+
+  /**
+   * Forgets keys and nonces taken more than a minute ago, once the table holds every
+   * acknowledged intent (`projected`): the table answers for them from then on.
+   */
+  prune(nowMs: number, projected: boolean): void {
+    if (!projected) return;
+    const before = nowMs - KEY_MEMORY_MS;
+    let forgot = false;
+    for (const [k, v] of this.keys) if (v.at < before) forgot = this.keys.delete(k);
+    for (const [k, at] of this.nonces) if (at < before) forgot = this.nonces.delete(k);
+    if (forgot) this.epoch += 1;
   }
 
   holdOf(intentId: bigint): WithdrawHold | undefined {
@@ -59,6 +79,7 @@ export class WithdrawalBook {
 
   /** Before the job: what the table knows of the key and nonce, and ids from the tables' own sequences. */
   async prepare(s: { accountId: bigint; idempotencyKey: string; nonce: bigint }): Promise<PreparedWithdrawal> {
+    const epoch = this.epoch;
     const [earlier, [ids]] = await Promise.all([
       this.db.withdrawIntent.findMany({
         where: { accountId: s.accountId, OR: [{ idempotencyKey: s.idempotencyKey }, { nonce: s.nonce.toString() }] },
@@ -70,6 +91,7 @@ export class WithdrawalBook {
     return {
       byKey: byKey ? { publicId: byKey.publicId, payloadHash: Buffer.from(byKey.payloadHash).toString('hex') } : undefined,
       nonceTaken: earlier.some((e) => e.idempotencyKey !== s.idempotencyKey),
+      epoch,
       intentId: BigInt((ids as { intent: string }).intent),
       flowId: BigInt((ids as { flow: string }).flow),
     };
@@ -80,6 +102,7 @@ export class WithdrawalBook {
    * with another payload, a nonce used before), or undefined: a new withdrawal.
    */
   existing(s: WithdrawSubmission, prepared: PreparedWithdrawal): string | undefined {
+    if (prepared.epoch !== this.epoch) throw new ApiError('unavailable', 'withdrawal state was refreshed while this request was read; retry', { code: 'RETRY' });
     const known = this.keys.get(`${s.accountId}:${s.idempotencyKey}`) ?? prepared.byKey;
     if (known) {
       if (known.payloadHash !== s.payloadHash) {
@@ -94,9 +117,9 @@ export class WithdrawalBook {
   }
 
   /** Records an accepted withdrawal: its key and nonce are taken, its hold (if any) open. */
-  accept(ws: WriteSet, intent: WithdrawIntentRow, flow: FlowRow, hold: WithdrawHold | undefined): void {
-    this.keys.set(`${intent.accountId}:${intent.idempotencyKey}`, { publicId: intent.publicId, payloadHash: intent.payloadHash });
-    this.nonces.add(`${intent.accountId}:${intent.nonce}`);
+  accept(ws: WriteSet, intent: WithdrawIntentRow, flow: FlowRow, hold: WithdrawHold | undefined, nowMs: number): void {
+    this.keys.set(`${intent.accountId}:${intent.idempotencyKey}`, { publicId: intent.publicId, payloadHash: intent.payloadHash, at: nowMs });
+    this.nonces.set(`${intent.accountId}:${intent.nonce}`, nowMs);
     if (hold) this.holds.set(intent.id, hold);
     ws.flows.push(flow);
     ws.withdrawIntents.set(intent.id, intent);

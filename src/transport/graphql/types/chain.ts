@@ -122,16 +122,29 @@ const FlowPage = builder.objectRef<{ flows: FlowShape[]; nextPageToken: string }
   fields: (t) => ({ flows: t.field({ type: [Flow], resolve: (p) => p.flows }), nextPageToken: t.exposeString('nextPageToken') }),
 });
 
+// Enums, so a value List Flows does not know is a GraphQL validation error, as on /v1.
+const FlowKindArg = builder.enumType('FlowKindFilter', { values: ['DEPOSIT', 'WITHDRAW_TO_EXTERNAL_CHAIN', 'WITHDRAW_TO_FUNDING'] as const });
+const FlowStateArg = builder.enumType('FlowStateFilter', {
+  values: ['PENDING_SOURCE', 'SOURCE_CONFIRMING', 'PENDING_VALIDATION', 'PENDING_DESTINATION', 'DESTINATION_CONFIRMING', 'COMPLETED', 'FAILED', 'REJECTED', 'EXPIRED', 'DROPPED'] as const,
+});
+const FlowScopeArg = builder.enumType('FlowScope', { values: ['OPEN', 'TERMINAL', 'ALL'] as const });
+const FlowOrderArg = builder.enumType('FlowOrderBy', { values: ['LAST_ACTIVITY', 'STARTED', 'UPDATED'] as const });
+const FlowSortArg = builder.enumType('FlowSort', { values: ['NEWEST', 'OLDEST'] as const });
+
 builder.queryField('chainFlows', (t) =>
   t.field({
     type: FlowPage,
     description: 'Flows the caller may see (as GET /v1/chain/flows)',
     args: {
-      flowKind: t.arg.string(),
-      flowState: t.arg.string(),
-      scope: t.arg.string(),
-      sort: t.arg.string(),
+      flowKind: t.arg({ type: FlowKindArg }),
+      flowState: t.arg({ type: FlowStateArg }),
+      scope: t.arg({ type: FlowScopeArg }),
+      orderBy: t.arg({ type: FlowOrderArg }),
+      sort: t.arg({ type: FlowSortArg }),
+      ownerAccountId: t.arg.string(),
       serviceChainIds: t.arg.intList(),
+      unifiedAssetIds: t.arg.intList(),
+      zippedAssetIds: t.arg.intList(),
       txRef: t.arg.string(),
       limit: t.arg.int(),
       pageToken: t.arg.string(),
