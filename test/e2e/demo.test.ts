@@ -4,7 +4,10 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, signIn } from '../helpers/auth.ts';
 import { tempDir } from '../helpers/infra.ts';
+import { keyFor } from '../helpers/rooms.ts';
+import { payload, withdrawWithKey } from '../helpers/withdraw.ts';
 import { ServiceProcess } from '../helpers/serviceProcess.ts';
 
 /**
@@ -74,6 +77,26 @@ describe('npm start, then npm run demo', () => {
     expect(stdout).toContain('buyer: TRADING ETH available 1.5');
     expect(stdout).toContain('demo finished');
   }, 150_000);
+
+  it('on the embedded database too, a withdrawal holds its funds with its intent and flow, and moves to Funding at once', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    // Signed in as a newcomer would: the operator token of this run is the embedded one, so no quota is lifted.
+    const me = await signIn(url);
+    const terms = await api(url, 'GET', '/v1/auth/terms', undefined, me.auth);
+    expect((await api(url, 'POST', '/v1/auth/terms/accept', { version: terms.body.currentVersion }, me.auth)).status).toBe(200);
+    const token = (await readFile(path.join(data.dir, 'operator.token'), 'utf8')).trim();
+    const credited = await api(url, 'POST', '/operator/v1/credits', { accountId: me.rootAccountId, asset: 'USDC', amount: '100', ledgerAccount: 'TRADING' }, { authorization: `Bearer ${token}` });
+    expect(credited.status).toBe(200);
+    const key = await keyFor(url, me, ['WITHDRAW', 'READ']);
+    const out = await withdrawWithKey(url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: (10n * 10n ** 18n).toString(), assetId: 4, destinationChainId: '8453', destinationAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }));
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    const home = await withdrawWithKey(url, key, payload({ action: 'TO_FUNDING', amount: (5n * 10n ** 18n).toString(), assetId: 4 }));
+    expect(home.status, JSON.stringify(home.body)).toBe(200);
+    const balances = (await api(url, 'GET', '/v1/balances', undefined, me.auth)).body.balances as { ledgerAccount: string; available: string; held: string }[];
+    expect(balances.map((b) => [b.ledgerAccount, b.available, b.held]).sort()).toEqual([['FUNDING', '5', '0'], ['TRADING', '84.9', '10.1']]);
+    const flows = (await api(url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as { flowId: string; flowState: string }[];
+    expect(flows.map((f) => [f.flowId, f.flowState]).sort()).toEqual([[out.body.intentId, 'PENDING_VALIDATION'], [home.body.intentId, 'COMPLETED']].sort());
+  }, 60_000);
 });
 
 describe('the local operator token', () => {
