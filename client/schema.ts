@@ -3705,6 +3705,7 @@ export interface operations {
                 unifiedAssetIds?: string | string[];
                 zippedAssetIds?: string | string[];
                 txRef?: string;
+                smartAccountAddress?: string;
                 limit?: string;
                 pageToken?: string;
             };

@@ -17,7 +17,7 @@ import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
-import { createChainService, ensureNetworks } from './chain/index.ts';
+import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
 import { Publications } from './publications.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
@@ -79,6 +79,7 @@ export async function createServices(deps: ServiceDeps) {
   const owner: EngineOwner = deps.reactToEngineLockLoss === false ? { get fence() { return ownership.fence; }, reacquire: async () => false } : ownership;
   const markets = await loadMarkets(db);
   await ensureNetworks(db, markets);
+  await assignSmartAccountAddresses(db);
   const systemAccounts = await ensureSystemAccounts(db);
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });

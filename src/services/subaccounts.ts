@@ -1,3 +1,4 @@
+import { smartAccountAddressOf } from '../domain/smartAccounts.ts';
 import type { Caller } from '../auth/caller.ts';
 import { invalidArgument } from '../domain/errors.ts';
 import { newPublicId } from '../domain/ids.ts';
@@ -39,8 +40,9 @@ export function createSubaccountService(deps: { db: Db; clock: Clock; pageTokens
         if (count >= MAX_SUBACCOUNTS) {
           throw invalidArgument('label', `an account may have at most ${MAX_SUBACCOUNTS} subaccounts`, 'max-subaccounts');
         }
+        const publicId = newPublicId();
         return tx.account.create({
-          data: { publicId: newPublicId(), kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId, label, createdAt: clock.now() },
+          data: { publicId, smartAccountAddress: smartAccountAddressOf(publicId), kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId, label, createdAt: clock.now() },
         });
       });
       return { subaccount: view(row) };

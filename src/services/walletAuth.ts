@@ -1,3 +1,4 @@
+import { smartAccountAddressOf } from '../domain/smartAccounts.ts';
 import { randomBytes } from 'node:crypto';
 import { verifyMessage } from 'viem';
 import { normaliseEvmAddress } from '../domain/networks.ts';
@@ -91,10 +92,11 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
         // Consuming the nonce is the single-use guarantee: only one login can flip usedAt.
         const consumed = await tx.walletNonce.updateMany({ where: { id: issued.id, usedAt: null }, data: { usedAt: now } });
         if (consumed.count !== 1) throw rejected();
+        const publicId = newPublicId();
         const root = await tx.account.upsert({
           where: { walletAddress: address.toLowerCase() },
           update: {},
-          create: { publicId: newPublicId(), kind: 'ROOT', walletAddress: address.toLowerCase() },
+          create: { publicId, smartAccountAddress: smartAccountAddressOf(publicId), kind: 'ROOT', walletAddress: address.toLowerCase() },
           select: { id: true, publicId: true },
         });
         await tx.session.create({ data: { tokenHash: sha256(token), accountId: root.id, expiresAt } });

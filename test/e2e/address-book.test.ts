@@ -1,3 +1,4 @@
+import { smartAccountAddressOf } from '../../src/domain/smartAccounts.ts';
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,7 +106,7 @@ describe('REST: entries', () => {
       rootAccountId: friend.rootAccountId,
       accountId: desk,
       accountKind: 'SUBACCOUNT',
-      smartAccountAddress: '',
+      smartAccountAddress: smartAccountAddressOf(desk),
       username: 'bob',
       subaccountLabel: 'friend desk',
     });

@@ -88,16 +88,28 @@ describe('from a subaccount, to another account', () => {
     const other = await onboard(server.url);
     const sub = (await api(server.url, 'POST', '/v1/auth/subaccounts', { label: 'desk' }, me.auth)).body.subaccount.subaccountId as string;
     await credit(server.url, sub, 'USDC', '100');
-    const p = payload({ action: 'TO_FUNDING', amount: usdc(30), assetId: USDC, destinationAddress: other.rootAccountId });
-    const r = await withdrawWithWallet(server.url, me, p, { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: `Funding of ${other.rootAccountId}` });
+    // The receiver named by its smart-account address (as flows show it), lower case.
+    const otherAddress = (await server.database.prisma.account.findUniqueOrThrow({ where: { publicId: other.rootAccountId } })).smartAccountAddress as string;
+    expect(otherAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const p = payload({ action: 'TO_FUNDING', amount: usdc(30), assetId: USDC, destinationAddress: otherAddress.toLowerCase() });
+    const r = await withdrawWithWallet(server.url, me, p, { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: `Funding of ${otherAddress.toLowerCase()}` });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await balancesOf(server.url, me, sub))['TRADING:USDC']).toEqual({ available: '70', held: '0' });
     expect((await balancesOf(server.url, other))['FUNDING:USDC']).toEqual({ available: '30', held: '0' });
     const [flow] = (await api(server.url, 'GET', `/v1/chain/flows?ownerAccountId=${sub}`, undefined, me.auth)).body.flows as (Flow & { ownerAccountId: string })[];
-    expect(flow).toMatchObject({ flowId: r.body.intentId, ownerAccountId: sub, flowKind: 'WITHDRAW_TO_FUNDING', flowState: 'COMPLETED', destinationAddress: other.rootAccountId });
+    expect(flow).toMatchObject({ flowId: r.body.intentId, ownerAccountId: sub, flowKind: 'WITHDRAW_TO_FUNDING', flowState: 'COMPLETED', destinationAddress: otherAddress.toLowerCase() });
+    // The smart-account address selector: the subaccount's flows by its address, none by the receiver's.
+    const subAddress = (flow as unknown as { smartAccountAddress: string }).smartAccountAddress;
+    expect(subAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(((await api(server.url, 'GET', `/v1/chain/flows?smartAccountAddress=${subAddress.toLowerCase()}`, undefined, me.auth)).body.flows as Flow[]).map((f) => f.flowId)).toEqual([r.body.intentId]);
+    expect((await api(server.url, 'GET', `/v1/chain/flows?smartAccountAddress=${otherAddress}`, undefined, me.auth)).body.flows).toEqual([]);
+    expect((await api(server.url, 'GET', '/v1/chain/flows?smartAccountAddress=0x12', undefined, me.auth)).status).toBe(400);
+    // By public id too.
+    const byId = await withdrawWithWallet(server.url, me, payload({ action: 'TO_FUNDING', amount: usdc(1), assetId: USDC, destinationAddress: other.rootAccountId }), { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: `Funding of ${other.rootAccountId}` });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(200);
     expect(await flows(other)).toEqual([]);
     // The receiver's leg names the flow and the sender's account.
-    const [leg] = (await api(server.url, 'GET', '/v1/transfers', undefined, other.auth)).body.transfers as { flowId: string; transferCode: string; isDebit: boolean }[];
+    const leg = ((await api(server.url, 'GET', '/v1/transfers?reversed=false', undefined, other.auth)).body.transfers as { flowId: string; transferCode: string; isDebit: boolean }[])[0];
     expect(leg).toMatchObject({ flowId: r.body.intentId, transferCode: 'WITHDRAW', isDebit: false });
     const unknown = await withdrawWithWallet(server.url, me, payload({ action: 'TO_FUNDING', amount: usdc(1), assetId: USDC, destinationAddress: 'NoSuchAccount1' }), { subaccountId: sub, accountId: sub, symbol: 'USDC', destinationLabel: 'Funding of NoSuchAccount1' });
     expect([unknown.status, unknown.body.code]).toEqual([400, 'DESTINATION_NOT_FOUND']);

@@ -1,5 +1,5 @@
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
-import { EXTERNAL_NETWORKS, normaliseExternalDestination, type ExternalNetwork, type NetworkAsset } from '../../domain/networks.ts';
+import { EXTERNAL_NETWORKS, normaliseEvmAddress, normaliseExternalDestination, type ExternalNetwork, type NetworkAsset } from '../../domain/networks.ts';
 import type { WithdrawPayload } from '../../domain/withdrawPayload.ts';
 import type { AccountRef } from '../access.ts';
 import type { ChainContext } from './context.ts';
@@ -39,8 +39,10 @@ export async function resolveDestination(ctx: ChainContext, account: AccountRef,
   const root = await ctx.db.account.findUniqueOrThrow({ where: { id: account.rootAccountId }, select: { withdrawAllowListOnly: true } });
   if (payload.action === 'TO_FUNDING') {
     if (payload.destinationAddress === undefined) return { kind: 'funding', accountId: account.id, address: null, label: `own Funding of ${account.publicId}` };
-    const target = await ctx.db.account.findFirst({ where: { publicId: payload.destinationAddress, kind: { in: ['ROOT', 'SUBACCOUNT'] }, status: 'ACTIVE' }, select: { id: true } });
-    if (!target) throw invalidArgument('payload.destinationAddress', 'names no account (TO_FUNDING takes the receiving account’s id)', 'exists', 'DESTINATION_NOT_FOUND');
+    // The receiving account by its smart-account address, or by its public id.
+    const by = /^0x[0-9a-fA-F]{40}$/.test(payload.destinationAddress) ? { smartAccountAddress: normaliseEvmAddress(payload.destinationAddress, 'payload.destinationAddress') } : { publicId: payload.destinationAddress };
+    const target = await ctx.db.account.findFirst({ where: { ...by, kind: { in: ['ROOT', 'SUBACCOUNT'] }, status: 'ACTIVE' }, select: { id: true } });
+    if (!target) throw invalidArgument('payload.destinationAddress', 'names no account (TO_FUNDING takes the receiving account’s smart-account address or id)', 'exists', 'DESTINATION_NOT_FOUND');
     if (target.id !== account.id && root.withdrawAllowListOnly) {
       const entry = await ctx.db.addressBookEntry.findFirst({ where: { scopeAccountId: { in: [account.rootAccountId, account.id] }, kind: 'INTERNAL_ACCOUNT', internalAccountId: target.id }, select: { id: true } });
       if (!entry) throw notAllowListed();

@@ -1,5 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
+import { smartAccountAddressOf } from '../../domain/smartAccounts.ts';
 import type { Db } from '../../infra/database.ts';
 import type { ChainContext, FlowEvent } from './context.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
@@ -32,6 +33,18 @@ export async function ensureNetworks(db: Db, markets: ChainContext['markets']): 
       const row = { unifiedAssetId: asset.unifiedAssetId, chainId: n.registryChainId, tokenAddress: a.tokenAddress, nativeDecimals: a.nativeDecimals };
       await db.chainAsset.upsert({ where: { zippedAssetId: a.zippedAssetId }, update: row, create: { zippedAssetId: a.zippedAssetId, ...row } });
     }
+  }
+}
+
+/**
+ * Accounts made before smart-account addresses existed get theirs (derived from the public
+ * id, so every process writes the same), a batch at a time, at start-up.
+ */
+export async function assignSmartAccountAddresses(db: Db): Promise<void> {
+  for (;;) {
+    const missing = await db.account.findMany({ where: { smartAccountAddress: null, kind: { in: ['ROOT', 'SUBACCOUNT'] } }, select: { id: true, publicId: true }, take: 500 });
+    if (missing.length === 0) return;
+    for (const a of missing) await db.account.update({ where: { id: a.id }, data: { smartAccountAddress: smartAccountAddressOf(a.publicId) } });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import { invalidArgument } from '../../domain/errors.ts';
+import { normaliseEvmAddress } from '../../domain/networks.ts';
 import type { FlowKind, FlowState, Prisma } from '../../generated/prisma/client.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
 import { pageLimit, toPage } from '../pageTokens.ts';
@@ -19,6 +20,8 @@ export interface ListFlowsInput {
   unifiedAssetIds?: number[];
   zippedAssetIds?: number[];
   txRef?: string;
+  /** The smart-account address selector (the spec leaves its name open): flows of the account with that address. */
+  smartAccountAddress?: string;
   limit?: number;
   pageToken?: string;
 }
@@ -38,6 +41,7 @@ export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFl
   const field = ORDER_FIELD[input.orderBy ?? 'LAST_ACTIVITY'];
   const newest = (input.sort ?? 'NEWEST') === 'NEWEST';
   const limit = pageLimit(input.limit, 500);
+  const smart = input.smartAccountAddress !== undefined ? normaliseEvmAddress(input.smartAccountAddress, 'smartAccountAddress') : null;
   const sorted = (v?: number[]) => (v ? [...new Set(v)].sort((a, b) => a - b) : null);
   const filters = {
     owner: scoped?.publicId ?? null,
@@ -50,6 +54,7 @@ export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFl
     unified: sorted(input.unifiedAssetIds),
     zipped: sorted(input.zippedAssetIds),
     txRef: input.txRef ?? null,
+    smart,
   };
   const binding = { operation: 'listFlows', caller: caller.rootPublicId, filters };
   const cursor = ctx.pageTokens.decode<{ at: string; id: string }>(input.pageToken, binding);
@@ -62,6 +67,7 @@ export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFl
     ...(filters.chains ? { serviceChainId: { in: filters.chains } } : {}),
     ...(filters.unified ? { unifiedAssetId: { in: filters.unified } } : {}),
     ...(filters.zipped ? { zippedAssetId: { in: filters.zipped } } : {}),
+    ...(smart ? { ownerAccount: { smartAccountAddress: smart } } : {}),
     ...(input.txRef ? { OR: [{ sourceTxHash: input.txRef }, { latestTxRef: input.txRef }] } : {}),
     ...(cursor ? { AND: [{ OR: [{ [field]: { [cmp]: new Date(cursor.at) } }, { [field]: new Date(cursor.at), id: { [cmp]: BigInt(cursor.id) } }] }] } : {}),
   };

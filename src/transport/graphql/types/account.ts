@@ -15,6 +15,10 @@ builder.prismaNode('Account', {
       resolve: (account) => (account.kind === 'SUBACCOUNT' ? 'SUBACCOUNT' : 'ROOT'),
     }),
     label: t.string({ resolve: (account) => account.label ?? '' }),
+    smartAccountAddress: t.string({
+      description: 'The account\'s smart-account address (its CREATE2 address under the account factory): flows name it, and TO_FUNDING withdrawals may send to it',
+      resolve: (account) => account.smartAccountAddress ?? '',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

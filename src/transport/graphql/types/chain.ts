@@ -146,6 +146,7 @@ builder.queryField('chainFlows', (t) =>
       unifiedAssetIds: t.arg.intList(),
       zippedAssetIds: t.arg.intList(),
       txRef: t.arg.string(),
+      smartAccountAddress: t.arg.string(),
       limit: t.arg.int(),
       pageToken: t.arg.string(),
     },

@@ -40,6 +40,7 @@ export function chainRoutes(s: Services) {
         unifiedAssetIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
         zippedAssetIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
         txRef: z.string().max(200).optional(),
+        smartAccountAddress: z.string().max(64).optional(),
         limit: queryInt(1, 500).optional(),
         pageToken: z.string().max(2048).optional(),
       }),
