@@ -18,6 +18,8 @@ import { withdrawExpectations } from './expectedDurations.ts';
 import { withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
 import { publishFlow, type FlowAccounts } from './publishFlow.ts';
 
+type Expectations = Awaited<ReturnType<typeof withdrawExpectations>>;
+type ExpectationsOf = (chainId: number, requiredConfirmations: number) => Promise<Expectations>;
 type Row = LifecycleFlow & { withdrawIntent: WithdrawIntent | null } & { ownerAccount: { publicId: string }; rootAccount: { publicId: string } };
 
 const include = { withdrawIntent: true, ownerAccount: { select: { publicId: true } }, rootAccount: { select: { publicId: true } } } as const;
@@ -35,10 +37,18 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
   // Intents ended before a crash must be visible before their flows are judged.
   await ctx.engine.readable();
   const open = await ctx.db.lifecycleFlow.findMany({ where: { flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN', isOpen: true }, orderBy: { id: 'asc' }, include });
+  // One read of recent timings per chain and block, not one per flow.
+  const expectations = new Map<number, Promise<Expectations>>();
+  const expectedOn: ExpectationsOf = (chainId, confirmations) => {
+    let e = expectations.get(chainId);
+    if (!e) expectations.set(chainId, (e = withdrawExpectations(ctx, chainId, confirmations)));
+    return e;
+  };
   for (const row of open) {
     const now = ctx.clock.now().getTime();
     const before = withdrawOf(row);
-    let flow = caughtUp(row, before, now) ?? expireWithdraw(before, now);
+    const ended = caughtUp(row, before, now);
+    let flow = ended ?? expireWithdraw(before, now);
     let txRef: string | undefined;
     if (flow === before) {
       if (flow.state === 'PENDING_VALIDATION') {
@@ -49,10 +59,11 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
         // Ended meanwhile (an operator's drop): the next block catches the flow up.
         if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
       }
-    } else if (flow.state === 'EXPIRED') {
-      await ctx.engine.endWithdrawal({ id: (row.withdrawIntent as WithdrawIntent).id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' });
+    } else if (!ended && !(await ctx.engine.endWithdrawal({ id: (row.withdrawIntent as WithdrawIntent).id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }))) {
+      // Ended otherwise meanwhile (an operator's call): the next block catches up from the intent.
+      flow = before;
     }
-    if (flow !== before) await saveWithdraw(ctx, row, flow, txRef);
+    if (flow !== before) await saveWithdraw(ctx, row, flow, txRef, expectedOn);
   }
   return open.length;
 }
@@ -100,9 +111,9 @@ async function settle(ctx: ChainContext, row: Row): Promise<boolean> {
  * then publishes it; only over the version it was read at, so a block and an operator's
  * call never overwrite each other (the loser's change is dropped; undefined).
  */
-async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txRef?: string): Promise<LifecycleFlow | undefined> {
+async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txRef?: string, expectedOn: ExpectationsOf = (chainId, n) => withdrawExpectations(ctx, chainId, n)): Promise<LifecycleFlow | undefined> {
   const fee = row.requestFee as unknown as RequestFee;
-  const expected = await withdrawExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
+  const expected = await expectedOn(row.serviceChainId as number, flow.requiredConfirmations);
   const data: Prisma.LifecycleFlowUpdateInput = {
     ...withdrawColumns(flow, expected, { amountE18: fee.amountE18, assetIds: fee.assetIds, recipientAddress: fee.recipientAddress }, VALIDATORS),
     version: { increment: 1 },
