@@ -3,6 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { api, newKeyPair, onboard, type SignedIn } from '../helpers/auth.ts';
 import { CreateWalletTradingWithdrawDocument, ValidateWithdrawDestinationDocument, WithdrawFlowUpdatesDocument } from '../generated/graphql/graphql.ts';
 import { gql, wsClient } from '../helpers/graphql.ts';
+import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { keyFor } from '../helpers/rooms.ts';
 import { balancesOf, credit, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
@@ -223,6 +224,27 @@ describe('faults', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).toMatchObject({ flowState: 'DROPPED' });
     expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
+  });
+
+  it('a withdrawal not validated within the execution window expires and releases its hold', async () => {
+    const clock = shiftableClock();
+    const slow = await startTestApp({ clock, env: { CHAIN_BLOCK_MS: '60000', SESSION_TTL_SECONDS: String(7 * 24 * 3600) } });
+    try {
+      const me = await onboard(slow.url);
+      await credit(slow.url, me.rootAccountId, 'USDC', '100');
+      const p = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL });
+      const r = await withdrawWithWallet(slow.url, me, p, { symbol: 'USDC', destinationLabel: `${EXTERNAL} on Ethereum (network 1)` });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // An hour on, the next block finds it still awaiting its validators.
+      clock.skip(3_600_000);
+      const listFlows = async () => (await api(slow.url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as Flow[];
+      await pollUntil(async () => (await listFlows())[0]?.flowState === 'EXPIRED', 5_000, 50);
+      expect((await listFlows())[0]).toMatchObject({ flowId: r.body.intentId, flowState: 'EXPIRED', lifecycleReason: 'DEADLINE_EXPIRED', isTerminal: true, requestFee: { status: 'REFUNDED' } });
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '100', held: '0' });
+      expect(await ledgerViolations((text) => slow.database.sql.query(text))).toEqual(SOUND_LEDGER);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('a withdrawal the validators reject releases its hold', async () => {
