@@ -41,7 +41,14 @@ describe('a withdrawal from Trading', () => {
     expect((await api(server.url, 'POST', '/v1/transfers/internal', { asset: 'USDC', amount: '1000', fromLedger: 'FUNDING', toLedger: 'TRADING' }, me.auth)).status).toBe(200);
 
     const key = await keyFor(server.url, me, ['READ', 'WITHDRAW']);
-    const byKey = await withdrawWithKey(server.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(100), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL.toLowerCase() }));
+    await liftKey(server.url, key.keyId);
+    const first = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(100), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL.toLowerCase() });
+    // Credited at 12 confirmations, withdrawable on chain at 64: 52 more blocks (2.6 s here).
+    const early = await withdrawWithKey(server.url, key, first);
+    expect([early.status, early.body.code]).toEqual([400, 'DEPOSIT_NOT_FINAL']);
+    expect(await trading(me)).toEqual({ available: '1000', held: '0' });
+    let byKey = early;
+    await pollUntil(async () => (byKey = await withdrawWithKey(server.url, key, first)).status === 200, 10_000, 200);
     expect(byKey.status, JSON.stringify(byKey.body)).toBe(200);
     expect(byKey.body.intentId).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
     // Held at once: 100 and Ethereum's 2 USDC fee.

@@ -10,6 +10,7 @@ import { MIN_DEPOSIT } from '../../domain/networks.ts';
 import { authorizationMessage, checkDeadline, decodePayload, type WithdrawPayload } from '../../domain/withdrawPayload.ts';
 import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
 import type { ChainContext } from './context.ts';
+import { requireUnlockedFunds } from './depositLocks.ts';
 import { resolveDestination, type Destination } from './destinations.ts';
 import { withdrawExpectations } from './expectedDurations.ts';
 import { u128, withdrawColumns } from './flowRecord.ts';
@@ -51,7 +52,10 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
 
   const amount = BigInt(payload.amount);
   const fee = destination.kind === 'external' ? parseScaled(destination.networkAsset.withdrawFee, E18, 'withdrawFee', { allowZero: true, max: MAX_LEDGER_AMOUNT_E18 }) : 0n;
-  if (destination.kind === 'external') checkExternalAmount(amount, destination.networkAsset);
+  if (destination.kind === 'external') {
+    checkExternalAmount(amount, destination.networkAsset);
+    await requireUnlockedFunds(ctx, account, asset.unifiedAssetId, amount + fee);
+  }
 
   const now = ctx.clock.now();
   const kind = destination.kind === 'external' ? 'WITHDRAW_TO_EXTERNAL_CHAIN' : 'WITHDRAW_TO_FUNDING';
