@@ -149,6 +149,7 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
 /** The API-key variant: the calling key's Ed25519 signature of the payload bytes. */
 async function verifyKeySignature(ctx: ChainContext, caller: Caller, input: TradingWithdrawInput): Promise<void> {
   if (caller.kind !== 'apiKey') return;
+  if (input.payloadSignature.length !== 64) throw invalidArgument('payloadSignature', 'must be a 64-byte Ed25519 signature', 'bytes-length');
   const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: caller.keyDbId }, select: { publicKeyEd25519: true } });
   if (!verifyEd25519(key.publicKeyEd25519, input.payload, input.payloadSignature)) {
     throw new ApiError('unauthenticated', 'payloadSignature is not the calling API key’s Ed25519 signature of the payload bytes', { code: 'INVALID_PAYLOAD_SIGNATURE' });
