@@ -181,6 +181,18 @@ describe('idempotency, replay and every rejection rule', () => {
   });
 });
 
+describe('WITHDRAW_SUBMIT', () => {
+  it('allows a burst of 5 submissions per key, refused ones included, then answers 429 naming the pool', async () => {
+    const me = await onboard(server.url);
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    const expired = () => payload({ action: 'TO_FUNDING', amount: usdc(1), assetId: USDC, deadlineTsSec: String(Math.floor(Date.now() / 1000) - 5) });
+    for (let i = 0; i < 5; i++) expect((await withdrawWithKey(server.url, key, expired())).body.code).toBe('DEADLINE_EXPIRED');
+    const limited = await withdrawWithKey(server.url, key, expired());
+    expect([limited.status, limited.body.rate_limit?.policy_class, limited.body.rate_limit?.scope]).toEqual([429, 'WITHDRAW_SUBMIT', 'API_KEY']);
+    expect(Number(limited.body.rate_limit.retry_after_ms)).toBeGreaterThan(5_000);
+  });
+});
+
 describe('the allow-list and destination validation', () => {
   it('withdraws only to address-book entries once on; a key can switch it on but not off', async () => {
     const me = await onboard(server.url);
