@@ -13,6 +13,7 @@ import {
 } from '../../domain/flows/withdraw.ts';
 import { EXTERNAL_NETWORKS, type ExternalNetwork } from '../../domain/networks.ts';
 import type { LifecycleFlow, Prisma, WithdrawIntent } from '../../generated/prisma/client.ts';
+import { OPEN_WITHDRAW_STATUSES } from '../trading/index.ts';
 import type { ChainContext } from './context.ts';
 import { withdrawExpectations } from './expectedDurations.ts';
 import { withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
@@ -23,7 +24,7 @@ type ExpectationsOf = (chainId: number, requiredConfirmations: number) => Promis
 type Row = LifecycleFlow & { withdrawIntent: WithdrawIntent | null } & { ownerAccount: { publicId: string }; rootAccount: { publicId: string } };
 
 const include = { withdrawIntent: true, ownerAccount: { select: { publicId: true } }, rootAccount: { select: { publicId: true } } } as const;
-const OPEN_INTENT = new Set(['ACCEPTED', 'PROCESSING', 'SUBMITTED']);
+const OPEN_INTENT: ReadonlySet<string> = new Set(OPEN_WITHDRAW_STATUSES);
 
 /**
  * One block of the simulated chain for withdrawals to external chains: a validator approves

@@ -4,6 +4,9 @@ import { EXTERNAL_NETWORKS, NETWORK_LIST } from '../../domain/networks.ts';
 import type { AccountRef } from '../access.ts';
 import type { ChainContext } from './context.ts';
 
+/** The most blocks any network keeps a credited deposit locked. */
+const LONGEST_LOCK_BLOCKS = Math.max(...NETWORK_LIST.map((n) => n.withdrawConfirmations - n.depositConfirmations));
+
 /**
  * A deposit is credited at its network's deposit confirmations but may leave on chain only
  * at its withdraw confirmations (spec'd by peers as "unlock confirmations"): until then a
@@ -14,7 +17,7 @@ import type { ChainContext } from './context.ts';
  */
 export async function requireUnlockedFunds(ctx: ChainContext, account: AccountRef, assetId: number, total: bigint): Promise<void> {
   const now = ctx.clock.now().getTime();
-  const longest = Math.max(...NETWORK_LIST.map((n) => n.withdrawConfirmations - n.depositConfirmations)) * ctx.blockMs;
+  const longest = LONGEST_LOCK_BLOCKS * ctx.blockMs;
   const recent = await ctx.db.lifecycleFlow.findMany({
     where: { rootAccountId: account.rootAccountId, flowKind: 'DEPOSIT', flowState: 'COMPLETED', unifiedAssetId: assetId, terminalAt: { gt: new Date(now - longest) } },
     select: { amountE18: true, serviceChainId: true, terminalAt: true },

@@ -1,13 +1,12 @@
 import type { LifecycleFlow } from '../../generated/prisma/client.ts';
+import { u128 } from './flowRecord.ts';
 
-const U64 = (1n << 64n) - 1n;
 const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
 
 export type FlowView = ReturnType<typeof flowView>;
 
 /** Spec 2.12: a lifecycle flow, amounts as {hi, lo} halves of a uint128, times as epoch ms strings. */
 export function flowView(f: LifecycleFlow, ownerAccountId: string) {
-  const amount = BigInt(f.amountE18.toFixed(0));
   return {
     flowId: f.publicId,
     ownerAccountId,
@@ -17,7 +16,7 @@ export function flowView(f: LifecycleFlow, ownerAccountId: string) {
     currentStep: f.currentStep,
     currentStepSequence: f.currentStepSequence,
     assetIds: { zippedAssetId: f.zippedAssetId ?? 0, unifiedAssetId: f.unifiedAssetId ?? 0 },
-    amountE18: { hi: (amount >> 64n).toString(), lo: (amount & U64).toString() },
+    amountE18: u128(BigInt(f.amountE18.toFixed(0))),
     serviceChainId: f.serviceChainId ?? 0,
     sourceDomain: f.sourceDomain,
     destinationDomain: f.destinationDomain,

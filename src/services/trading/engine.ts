@@ -491,8 +491,8 @@ export class TradingEngine {
   /**
    * Once a minute (run on the sweep timer): forgets expired client order ids, and the ids
    * of accounts idle for ten minutes (read again on their next order), so memory holds
-   * only active accounts' last day; forgets withdrawal keys the table answers for; deletes expired reservations and journal entries past
-   * their retention.
+   * only active accounts' last day; forgets withdrawal keys the table answers for; deletes
+   * expired reservations and journal entries past their retention.
    */
   async prune(): Promise<void> {
     const nowMs = this.deps.clock.now().getTime();

@@ -17,6 +17,7 @@ const ESCAPED = /[\\"]/g;
 function arrayLiteral<R>(rows: R[], column: keyof R, type: SqlType): string {
   const quoted = type === 'text' || type === 'jsonb' || type === 'bytea' || type === 'timestamptz' || type.startsWith('"');
   const boolean = type === 'boolean';
+  const bytea = type === 'bytea';
   // The rows of a group mostly share one Date object (the group's clock reading).
   let lastDate: Date | undefined;
   let lastDateText = '';
@@ -33,6 +34,9 @@ function arrayLiteral<R>(rows: R[], column: keyof R, type: SqlType): string {
         lastDateText = v.toISOString();
       }
       out += `"${lastDateText}"`;
+    } else if (bytea) {
+      // Hex text (no quote or backslash in it); PostgreSQL reads `\x`-prefixed text as bytea.
+      out += `"\\\\x${String(v)}"`;
     } else {
       const text = String(v);
       out += text.includes('"') || text.includes('\\') ? `"${text.replace(ESCAPED, '\\$&')}"` : `"${text}"`;
@@ -187,9 +191,6 @@ export const FLOW_COLUMNS: Columns<FlowRow> = [
   ['terminalAt', 'timestamptz'], ['estimatedCompletionAt', 'timestamptz'], ['currentProgress', 'jsonb'], ['progressTimeline', 'jsonb'], ['requestFee', 'jsonb'],
 ];
 
-/** Byte columns travel as hex text; PostgreSQL reads `\x`-prefixed text as bytea. */
-const asBytea = (w: WithdrawIntentRow): WithdrawIntentRow => ({ ...w, payload: `\\x${w.payload}`, payloadHash: `\\x${w.payloadHash}`, payloadSignature: `\\x${w.payloadSignature}` });
-
 /** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
 export interface WatermarkStep {
   name: string;
@@ -219,7 +220,7 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
   }
   // Flows before the transfers and intents that reference them (checked at the statement's end anyway).
   if (ws.flows.length > 0) parts.push(insert(p, 'LifecycleFlow', FLOW_COLUMNS, ws.flows));
-  if (ws.withdrawIntents.size > 0) parts.push(insert(p, 'WithdrawIntent', WITHDRAW_INTENT_COLUMNS, [...ws.withdrawIntents.values()].map(asBytea)));
+  if (ws.withdrawIntents.size > 0) parts.push(insert(p, 'WithdrawIntent', WITHDRAW_INTENT_COLUMNS, [...ws.withdrawIntents.values()]));
   if (ws.withdrawStatuses.size > 0) {
     parts.push(`UPDATE "WithdrawIntent" AS i SET status = u.status, "failureReason" = u."failureReason", "updatedAt" = u."updatedAt"
       FROM ${unnest(p, WITHDRAW_STATUS_COLUMNS, [...ws.withdrawStatuses.values()], 'u')} WHERE i.id = u.id AND ${GUARD}`);
