@@ -215,6 +215,8 @@ describe('cancellation', () => {
     expect(r.body.canceledCount).toBe(2);
     const open = await api(server.url, 'GET', '/v1/orders/open', undefined, t.auth);
     expect(open.body.orders.map((o: { side: string }) => o.side)).toEqual(['SELL']);
+    // Open orders are read from the engine; the table is the projection's, behind the acknowledgement.
+    await projected((text) => server.database.sql.query(text));
     const closed = await server.database.prisma.order.findMany({ where: { account: { publicId: t.rootAccountId }, isOpen: false }, select: { closeReason: true } });
     expect(closed.map((o) => o.closeReason)).toEqual(['CANCEL_ALL', 'CANCEL_ALL']);
   });

@@ -131,7 +131,9 @@ describe('idempotency, replay and every rejection rule', () => {
     const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
     await liftKey(server.url, key.keyId);
     const p = payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(100), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => withdrawWithKey(server.url, key, p)));
+    // Ten requests, each with its own request timestamp: two signed in one millisecond would be one request replayed (401).
+    const now = Date.now();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => withdrawWithKey(server.url, key, p, key.secretKey, String(now - i))));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.intentId)).size).toBe(1);
     expect(await trading(me)).toEqual({ available: '398', held: '102' });

@@ -21,9 +21,9 @@ export function payload(fields: Partial<WithdrawPayload> & Pick<WithdrawPayload,
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
 /** Create Trading Withdraw signed by `key` (or by `signer`, to prove another key's signature is refused). */
-export function withdrawWithKey(baseUrl: string, key: ClientKey, p: WithdrawPayload | Uint8Array, signer: Uint8Array = key.secretKey) {
+export function withdrawWithKey(baseUrl: string, key: ClientKey, p: WithdrawPayload | Uint8Array, signer: Uint8Array = key.secretKey, requestTimestamp?: string) {
   const bytes = p instanceof Uint8Array ? p : payloadBytes(p as unknown as Record<string, unknown>);
-  return signed(baseUrl, key, 'POST', '/v1/chain/trading-withdraws', { payload: b64(bytes), payloadSignature: b64(ed.sign(bytes, signer)) });
+  return signed(baseUrl, key, 'POST', '/v1/chain/trading-withdraws', { payload: b64(bytes), payloadSignature: b64(ed.sign(bytes, signer)) }, requestTimestamp ? { timestamp: requestTimestamp } : {});
 }
 
 /** The account wallet's (or `signer`'s) EIP-191 signature of the authorization message, base64. */
