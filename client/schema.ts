@@ -763,7 +763,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain/trading-withdraws{wallet}": {
+    "/v1/chain/trading-withdraws:wallet": {
         parameters: {
             query?: never;
             header?: never;
@@ -780,7 +780,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/chain/withdraw-destinations{validate}": {
+    "/v1/chain/withdraw-destinations:validate": {
         parameters: {
             query?: never;
             header?: never;
@@ -3776,9 +3776,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                wallet: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
@@ -3818,9 +3816,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                validate: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainFlowsDocument, FlowUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { ChainFlowsDocument, FlowUpdatesDocument, MyTransfersDocument } from '../generated/graphql/graphql.ts';
 import { api, onboard, type SignedIn } from '../helpers/auth.ts';
 import { gql, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
@@ -49,6 +49,10 @@ describe('a deposit from the simulated chain', () => {
 
     const legs = (await api(server.url, 'GET', '/v1/transfers', undefined, me.auth)).body.transfers as { flowId: string; transferCode: string; amount: string; source: unknown }[];
     expect(legs).toEqual([expect.objectContaining({ flowId, transferCode: 'DEPOSIT', amount: '250', source: expect.objectContaining({ kind: 'EXTERNAL_ADDRESS', address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', chainId: 1 }) })]);
+    // The UI's ledger shows the same leg with the flow's public id.
+    const viewed = await gql(server.url, MyTransfersDocument, {}, me.auth);
+    expect(viewed.body.errors).toBeUndefined();
+    expect(viewed.body.data?.viewer?.transfers.edges.map((e) => [e.node.transferCode, e.node.flowId])).toEqual([['DEPOSIT', flowId]]);
     expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
 
     // The next deposit on this chain expects what the last one took.

@@ -27,7 +27,7 @@ const Transfer = builder.objectRef<TransferShape>('Transfer').implement({
     asset: t.exposeString('asset', { description: 'The unified asset id, as in /v1' }),
     isDebit: t.exposeBoolean('isDebit'),
     linkId: t.field({ type: 'Int64', description: 'The transfer id its legs share', resolve: (x) => x.linkId }),
-    flowId: t.field({ type: 'Int64', nullable: true, resolve: (x) => (x.flowId === '' ? null : x.flowId) }),
+    flowId: t.string({ nullable: true, description: 'The public id of the chain flow that moved it (base58), as in /v1', resolve: (x) => (x.flowId === '' ? null : x.flowId) }),
     transferCode: t.exposeString('transferCode'),
     timestamp: t.field({ type: 'Int64', description: 'Epoch microseconds', resolve: (x) => x.timestamp }),
     source: t.field({ type: TransferParty, resolve: (x) => x.source }),

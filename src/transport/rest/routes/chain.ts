@@ -69,7 +69,7 @@ export function chainRoutes(s: Services) {
     defineRoute({
       operationId: 'createWalletTradingWithdraw',
       method: 'POST',
-      url: '/v1/chain/trading-withdraws:wallet',
+      url: '/v1/chain/trading-withdraws::wallet',
       summary: 'Withdraw from Trading, authorized by the account wallet\'s EIP-191 signature of the authorization message derived from the payload',
       auth: 'caller',
       body: z.strictObject({ payload: bytes(), payloadSignature: bytes(65), signerWallet: z.string().min(1).max(64), subaccountId: z.string().max(64).optional() }),
@@ -78,7 +78,7 @@ export function chainRoutes(s: Services) {
     defineRoute({
       operationId: 'validateWithdrawDestination',
       method: 'POST',
-      url: '/v1/chain/withdraw-destinations:validate',
+      url: '/v1/chain/withdraw-destinations::validate',
       summary: 'Check an address on a network before withdrawing there: its address rule, whether it is internal, whether the address book (and its allow-list) admits it',
       auth: 'caller',
       body: z.strictObject({ chainId: int32(), address: z.string().min(1).max(128), subaccountId: z.string().max(64).optional() }),
