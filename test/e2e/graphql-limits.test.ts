@@ -75,9 +75,25 @@ describe('GraphQL documents beyond the limits', () => {
     expectRefused(await post(`{ __typename ${directives} }`), 'GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('a selection whose cost exceeds the limit is refused', async () => {
-    const fields = Array.from({ length: 25 }, (_, i) => `f${i}: spotConfig { assets { __typename } markets { __typename symbol } }`).join(' ');
-    expectRefused(await post(`{ ${fields} }`), 'GRAPHQL_VALIDATION_FAILED');
+  it('a selection whose cost exceeds the limit is refused, saying so, with its cost and the limit', async () => {
+    // A /v1-sized page of 1,000 orders with every field (28 each), and 1,000 fills: 32,005 against 30,000.
+    const fields = 'avgPx clientOrderId closeReason createdAt cumQty expireAt feeAsset inheritedCumQty leavesQty lineage { id generation } orderId orderType origQty postOnly price sequence side status stpMode submittedMaxQuoteDebit symbol tif version';
+    const r = await post(`{ viewer { openOrders(first: 1000) { edges { node { ${fields} } } } fills(first: 1000) { edges { node { matchId price } } } } }`);
+    expect(r.status).toBe(400);
+    expect(r.body.errors?.[0]?.message).toMatch(/^query cost \d+ exceeds the limit of 30000/);
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_COST_EXCEEDED', limit: 30_000, cost: expect.any(Number) });
+  });
+
+  it('the cost follows the page size the variables ask for', async () => {
+    const query = `query($first: Int) { a: viewer { transfers(first: $first) { edges { node { account amount asset isDebit transferCode timestamp balanceAfter linkId flowId } } } } b: viewer { fills(first: $first) { edges { node { matchId price qty side symbol } } } } c: viewer { openOrders(first: $first) { edges { node { orderId price origQty leavesQty status version side symbol tif createdAt } } } } d: viewer { fills(first: $first) { edges { node { matchId qty } } } } }`;
+    expect((await post(query, { first: 50 })).body.errors).toBeUndefined();
+    expectRefused(await post(query, { first: 1000 }), 'QUERY_COST_EXCEEDED');
+  });
+
+  it('twenty aliases of one page are refused; one is not', async () => {
+    const page = (alias: string) => `${alias}: viewer { transfers(first: 200) { edges { node { account amount asset isDebit linkId transferCode timestamp balanceAfter } } } }`;
+    expect((await post(`{ ${page('a0')} }`)).body.errors).toBeUndefined();
+    expectRefused(await post(`{ ${Array.from({ length: 20 }, (_, i) => page(`a${i}`)).join(' ')} }`), 'QUERY_COST_EXCEEDED');
   });
 
   it('a plain application/json client gets the same refusal with status 200, as GraphQL over HTTP says', async () => {
@@ -88,6 +104,27 @@ describe('GraphQL documents beyond the limits', () => {
 
   it('none of these logged at error level', () => {
     expect(errorLines()).toEqual([]);
+  });
+});
+
+/** The trading UI's own pages (issue 28): each is answered, well under the limit. */
+describe('the UI\'s pages fit the cost limit', () => {
+  const pages = {
+    dashboard: `{
+      viewer {
+        balances { asset available held ledgerAccount }
+        openOrders(first: 50) { edges { node { orderId clientOrderId symbol side orderType tif price origQty cumQty leavesQty avgPx status postOnly createdAt version lineage { id generation } } } pageInfo { hasNextPage endCursor } }
+        fills(first: 50) { edges { node { matchId orderId symbol side price qty fee feeAsset feeIsRebate isMaker executedAt } } pageInfo { hasNextPage endCursor } }
+      }
+      triggers(limit: 50) { nextPageToken triggers { triggerId clientTriggerId symbol triggerType status qty feeAsset parentOrderId createdAt updatedAt version state { childOrders cumFilledQty firePx held } } }
+    }`,
+    boards: `{ viewer { whiteboards(first: 50) { edges { node { board { boardId title ownerAccountId audience defaultRole createdAt updatedAt archivedAt accessVersion } access { role permissions { canView canEdit canManage } } } } pageInfo { hasNextPage endCursor } } } }`,
+    layouts: `{ viewer { layouts(first: 20) { edges { node { layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`,
+  };
+  it.each(Object.entries(pages))('%s', async (_, query) => {
+    const r = await post(query);
+    expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+    expect(r.status).toBe(200);
   });
 });
 
@@ -110,6 +147,7 @@ describe('the same limits over graphql-ws', () => {
   it.each([
     ['a 3,000-deep literal', `subscription { publicTrades(symbol: ${'['.repeat(3000)}) { symbol } }`, 'GRAPHQL_PARSE_FAILED'],
     ['40 aliases', `subscription { ${Array.from({ length: 40 }, (_, i) => `a${i}: publicTrades(symbol: "SOL-USDC") { symbol }`).join(' ')} }`, 'GRAPHQL_VALIDATION_FAILED'],
+    ['a page that costs more than the limit', `{ a: viewer { transfers(first: 1000) { edges { node { account amount asset isDebit linkId transferCode timestamp balanceAfter } } } } b: viewer { fills(first: 1000) { edges { node { matchId price qty side symbol fee } } } } c: viewer { openOrders(first: 1000) { edges { node { orderId price origQty leavesQty side status symbol version tif createdAt cumQty avgPx } } } } }`, 'QUERY_COST_EXCEEDED'],
   ])('%s is refused with a coded error and the socket stays usable', async (_, query, code) => {
     const client = wsClient(server.url, { authorization: me.auth.authorization });
     try {

@@ -1,7 +1,8 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin, { decodeGlobalID } from '@pothos/plugin-relay';
-import { GraphQLError, Kind } from 'graphql';
+import { getNullableType, GraphQLError, isListType, Kind, type GraphQLField } from 'graphql';
 import { invalidArgument } from '../../domain/errors.ts';
 import type PrismaTypes from '../../generated/pothos-types.ts';
 import { getDatamodel } from '../../generated/pothos-types.ts';
@@ -17,8 +18,10 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  plugins: [ComplexityPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
+  // Weights only: the limit is a validation rule (server.ts), so it refuses before anything runs.
+  complexity: { fieldComplexity: fieldCost },
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
@@ -39,6 +42,28 @@ export const builder = new SchemaBuilder<{
     },
   },
 });
+
+/**
+ * What a field costs: one per field, its selection counted once per row it can return.
+ * A paged field (a connection, or a `...Page`) returns at most `first`/`limit` rows, capped
+ * at the largest page any list serves (a bigger one is refused by its service, naming
+ * `limit`, as over /v1); an absent page size is costed as `absentPageRows`. The list inside
+ * a page (`edges`, `triggers`) adds nothing beyond that. Other lists are short and fixed
+ * (markets, assets, book levels): `listRows` each.
+ */
+export const COST_WEIGHTS = { absentPageRows: 100, maxPageRows: 1_000, listRows: 10 } as const;
+const PAGED = /(Connection|Page)$/;
+
+function fieldCost(args: Record<string, unknown>, _ctx: GraphQLContext, field: GraphQLField<unknown, GraphQLContext>) {
+  const page = args.first ?? args.last ?? args.limit;
+  if (typeof page === 'number') return { field: 1, multiplier: Math.min(Math.max(page, 0), COST_WEIGHTS.maxPageRows) };
+  const type = getNullableType(field.type);
+  if (isListType(type)) {
+    const parent = (field.extensions as { pothosConfig?: { parentType?: string } }).pothosConfig?.parentType ?? '';
+    return { field: 1, multiplier: PAGED.test(parent) ? 1 : COST_WEIGHTS.listRows };
+  }
+  return { field: 1, multiplier: PAGED.test(String(type)) ? COST_WEIGHTS.absentPageRows : 1 };
+}
 
 builder.scalarType('Int64', {
   description: 'A 64-bit integer as a decimal string',

@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
+import { getOperationAST, GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
@@ -249,7 +249,7 @@ export function createGraphQL(deps: GraphQLDeps) {
             }
             const errors = enveloped.validate(enveloped.schema, document);
             if (errors.length > 0) return errors;
-            return {
+            const args = {
               schema: enveloped.schema,
               document,
               operationName: params.operationName ?? null,
@@ -257,6 +257,9 @@ export function createGraphQL(deps: GraphQLDeps) {
               contextValue: await enveloped.contextFactory(),
               rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
             };
+            // Refused here, like the other limits, so the client gets an error message rather than a result.
+            const tooDear = costRefusal(args);
+            return tooDear ? [tooDear] : args;
           },
         },
         wss,
@@ -275,8 +278,10 @@ export function createGraphQL(deps: GraphQLDeps) {
 /**
  * What one document may ask of the server, checked before it runs (docs/api-decisions.md).
  * The token limit stops the parser before a deeply nested literal can exhaust its stack.
+ * The cost limit lets one /v1-sized page through (1,000 rows of up to 30 fields): the trading
+ * dashboard (balances, 50 open orders, 50 fills, 50 triggers) costs about 2,000.
  */
-export const GRAPHQL_LIMITS = { tokens: 1_000, depth: 10, aliases: 20, directives: 20, cost: 2_000 } as const;
+export const GRAPHQL_LIMITS = { tokens: 1_000, depth: 10, aliases: 20, directives: 20, cost: 30_000 } as const;
 
 function limitPlugins(): Plugin[] {
   // Validation limits report like any validation rule, so every broken limit is listed.
@@ -286,9 +291,43 @@ function limitPlugins(): Plugin[] {
     maxDepthPlugin({ ...reported, n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true }),
     maxAliasesPlugin({ ...reported, n: GRAPHQL_LIMITS.aliases }),
     maxDirectivesPlugin({ ...reported, n: GRAPHQL_LIMITS.directives }),
-    costLimitPlugin({ ...reported, maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true }),
+    costLimit,
     clientErrorCodes,
   ] as Plugin[];
+}
+
+/**
+ * A document costs the rows it can return times the fields it asks of each (the weights in
+ * builder.ts), so the cost follows page sizes, which often come from variables. It is
+ * therefore measured as the operation starts, with its variables, rather than while
+ * validating: Yoga caches a document's validation whatever the variables.
+ */
+const costLimit: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const refusal = costRefusal(args);
+    if (refusal) setResultAndStopExecution({ errors: [refusal] });
+  },
+  onSubscribe({ args, setResultAndStopExecution }) {
+    const refusal = costRefusal(args);
+    if (refusal) setResultAndStopExecution({ errors: [refusal] });
+  },
+};
+
+function costRefusal(args: ExecutionArgs): GraphQLError | undefined {
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return undefined;
+  // complexityFromQuery measures a document's first operation: give it the one that runs.
+  const fragments = args.document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  let cost: number;
+  try {
+    cost = complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [operation, ...fragments] }, { schema: args.schema, ctx: args.contextValue as object, variables: (args.variableValues ?? {}) as Record<string, unknown> }).complexity;
+  } catch {
+    return undefined; // invalid variables: execution refuses them with its own error
+  }
+  if (cost <= GRAPHQL_LIMITS.cost) return undefined;
+  return new GraphQLError(`query cost ${cost} exceeds the limit of ${GRAPHQL_LIMITS.cost}: ask for smaller pages (first) or fewer fields`, {
+    extensions: { code: 'QUERY_COST_EXCEEDED', key: 'invalid-argument', status: 400, http: { status: 400, spec: true }, cost, limit: GRAPHQL_LIMITS.cost },
+  });
 }
 
 /** Every refusal of a document's shape or of malformed parameters carries a code (never INTERNAL). */
