@@ -25,16 +25,19 @@ export async function advanceDeposits(ctx: ChainContext): Promise<number> {
     if (!e) expectations.set(chainId, (e = depositExpectations(ctx, chainId, flow.requiredConfirmations)));
     return e;
   };
-  for (const row of open) {
+  for (const read of open) {
+    let row: LifecycleFlow | undefined = read;
+    const accounts = { owner: read.ownerAccount, root: read.rootAccount };
     let flow = depositOf(row);
-    const now = ctx.clock.now().getTime();
     const before = flow;
-    flow = confirmDeposit(flow, flow.confirmations + 1, now);
-    if (flow.state === 'PENDING_DESTINATION') {
-      await credit(ctx, row);
-      flow = creditedDeposit(flow, ctx.clock.now().getTime());
-    }
-    if (flow !== before) await save(ctx, row, flow, await expectedOn(row, flow), { owner: row.ownerAccount, root: row.rootAccount });
+    flow = confirmDeposit(flow, flow.confirmations + 1, ctx.clock.now().getTime());
+    if (flow !== before) row = await save(ctx, row, flow, await expectedOn(row, flow), accounts);
+    // Stored as PENDING_DESTINATION before the credit: from then on a drop is refused, and a
+    // drop stored first makes this save find another version and credit nothing.
+    if (!row || flow.state !== 'PENDING_DESTINATION') continue;
+    await credit(ctx, row);
+    flow = creditedDeposit(flow, ctx.clock.now().getTime());
+    await save(ctx, row, flow, await expectedOn(row, flow), accounts);
   }
   return open.length;
 }
@@ -50,6 +53,14 @@ async function credit(ctx: ChainContext, row: LifecycleFlow): Promise<void> {
   await ctx.engine.transfer([to, from], (job) => job.post({ code: 'DEPOSIT', flowId: row.id }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]));
 }
 
-async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow, expected: (step: FlowStep) => number, accounts: FlowAccounts): Promise<void> {
-  await publishFlow(ctx, await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } }), accounts);
+/**
+ * Stores the flow's next state only over the version it was read at (compare and set), so
+ * a drop and a block never overwrite each other; undefined when another change came first.
+ */
+async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow, expected: (step: FlowStep) => number, accounts: FlowAccounts): Promise<LifecycleFlow | undefined> {
+  const { count } = await ctx.db.lifecycleFlow.updateMany({ where: { id: row.id, version: row.version }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } });
+  if (count === 0) return undefined;
+  const saved = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id } });
+  await publishFlow(ctx, saved, accounts);
+  return saved;
 }

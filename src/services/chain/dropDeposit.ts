@@ -12,7 +12,10 @@ export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) 
   const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
   if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
   const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
-  const updated = await ctx.db.lifecycleFlow.update({ where: { id: row.id }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
+  // Only over the state it was read in: a block that stored the deposit as crediting first wins.
+  const { count } = await ctx.db.lifecycleFlow.updateMany({ where: { id: row.id, version: row.version }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
+  const updated = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id } });
+  if (count === 0) throw new ApiError('conflict', `a ${updated.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
   await publishFlow(ctx, updated);
   return updated;
 }

@@ -5,6 +5,14 @@ const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
 
 export type FlowView = ReturnType<typeof flowView>;
 
+/** The row keeps durations and times as JSON numbers; the spec's `*Ms` fields are int64 strings. */
+type StoredProgress = Record<'currentStepStartedAtUnixMs' | 'currentStepExpectedDurationMs' | 'currentConfirmations' | 'requiredConfirmations' | 'approveCount' | 'rejectCount' | 'validatorCount' | 'requiredApprovals' | 'requiredRejections', number>;
+type StoredTimelineItem = { sequence: number; step: string; status: string; expectedDurationMs: number };
+
+function progressView(p: StoredProgress) {
+  return { ...p, currentStepStartedAtUnixMs: String(p.currentStepStartedAtUnixMs), currentStepExpectedDurationMs: String(p.currentStepExpectedDurationMs) };
+}
+
 /** Spec 2.12: a lifecycle flow, amounts as {hi, lo} halves of a uint128, times as epoch ms strings. */
 export function flowView(f: LifecycleFlow, ownerAccountId: string) {
   return {
@@ -27,7 +35,7 @@ export function flowView(f: LifecycleFlow, ownerAccountId: string) {
     txOccurrenceIndex: f.txOccurrenceIndex ?? '',
     latestLifecycleSource: f.latestLifecycleSource ?? '',
     lifecycleReason: f.lifecycleReason ?? '',
-    zipperReason: f.zipperReason ?? null,
+    zipperReason: (f.zipperReason as { code: string; reasonId: string; message: string } | null) ?? null,
     isOpen: f.isOpen,
     isTerminal: f.isTerminal,
     startedAtUnixMs: ms(f.startedAt),
@@ -35,8 +43,8 @@ export function flowView(f: LifecycleFlow, ownerAccountId: string) {
     lastActivityAtUnixMs: ms(f.lastActivityAt),
     terminalAtUnixMs: ms(f.terminalAt),
     estimatedCompletionUnixMs: ms(f.estimatedCompletionAt),
-    currentProgress: f.currentProgress,
-    progressTimeline: f.progressTimeline,
+    currentProgress: progressView(f.currentProgress as unknown as StoredProgress),
+    progressTimeline: (f.progressTimeline as unknown as StoredTimelineItem[]).map((s) => ({ ...s, expectedDurationMs: String(s.expectedDurationMs) })),
     ...(f.requestFee ? { requestFee: f.requestFee } : {}),
   };
 }

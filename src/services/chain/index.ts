@@ -12,6 +12,7 @@ import { validateWithdrawDestination } from './validateWithdrawDestination.ts';
 import { createDepositAddress } from './createDepositAddress.ts';
 import { dropDeposit } from './dropDeposit.ts';
 import { flowView } from './flowView.ts';
+import { getFlow } from './getFlow.ts';
 import { listFlows, type ListFlowsInput } from './listFlows.ts';
 import { listNetworks } from './listNetworks.ts';
 import { observeDeposit } from './observeDeposit.ts';
@@ -57,6 +58,7 @@ export function createChainService(ctx: ChainContext) {
     listNetworks: () => listNetworks(ctx.markets),
     createDepositAddress: (caller: Caller, input: { chainId: number; subaccountId?: string }) => createDepositAddress(ctx, caller, input),
     listFlows: (caller: Caller, input: ListFlowsInput) => listFlows(ctx, caller, input),
+    getFlow: (caller: Caller, input: { flowId: string }) => getFlow(ctx, caller, input),
     createTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'API_KEY', input),
     createWalletTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'WALLET', input),
     validateWithdrawDestination: (caller: Caller, input: { chainId: number; address: string; subaccountId?: string }) => validateWithdrawDestination(ctx, caller, input),

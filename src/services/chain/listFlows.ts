@@ -20,10 +20,24 @@ export interface ListFlowsInput {
   unifiedAssetIds?: number[];
   zippedAssetIds?: number[];
   txRef?: string;
+  /** One flow by its public id (a withdrawal's `intentId` is its flow's id). */
+  flowId?: string;
   /** The smart-account address selector (the spec leaves its name open): flows of the account with that address. */
   smartAccountAddress?: string;
   limit?: number;
   pageToken?: string;
+}
+
+/**
+ * The flows a caller may see: its root's, or its own subaccount's for a scoped key;
+ * `ownerAccountId` narrows to one account it may see.
+ */
+export async function visibleFlows(ctx: ChainContext, caller: Caller, ownerAccountId?: string) {
+  requirePermission(caller, 'READ');
+  const owner = ownerAccountId !== undefined ? await resolveAccount(ctx.db, caller, ownerAccountId === caller.rootPublicId ? undefined : ownerAccountId, 'ownerAccountId') : undefined;
+  const scoped = owner ?? (caller.kind === 'apiKey' && caller.subaccountId !== undefined ? await resolveAccount(ctx.db, caller, undefined) : undefined);
+  const visible: Prisma.LifecycleFlowWhereInput = scoped ? { ownerAccountId: scoped.id } : { rootAccountId: caller.rootAccountId };
+  return { scoped, visible };
 }
 
 /**
@@ -32,12 +46,10 @@ export interface ListFlowsInput {
  * first by the chosen time, keyset paged with cursors bound to every filter.
  */
 export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFlowsInput) {
-  requirePermission(caller, 'READ');
   for (const key of ['serviceChainIds', 'unifiedAssetIds', 'zippedAssetIds'] as const) {
     if ((input[key]?.length ?? 0) > 100) throw invalidArgument(key, 'at most 100 unique values', 'max-items');
   }
-  const owner = input.ownerAccountId !== undefined ? await resolveAccount(ctx.db, caller, input.ownerAccountId === caller.rootPublicId ? undefined : input.ownerAccountId, 'ownerAccountId') : undefined;
-  const scoped = owner ?? (caller.kind === 'apiKey' && caller.subaccountId !== undefined ? await resolveAccount(ctx.db, caller, undefined) : undefined);
+  const { scoped, visible } = await visibleFlows(ctx, caller, input.ownerAccountId);
   const field = ORDER_FIELD[input.orderBy ?? 'LAST_ACTIVITY'];
   const newest = (input.sort ?? 'NEWEST') === 'NEWEST';
   const limit = pageLimit(input.limit, 500);
@@ -55,12 +67,14 @@ export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFl
     zipped: sorted(input.zippedAssetIds),
     txRef: input.txRef ?? null,
     smart,
+    flowId: input.flowId ?? null,
   };
   const binding = { operation: 'listFlows', caller: caller.rootPublicId, filters };
   const cursor = ctx.pageTokens.decode<{ at: string; id: string }>(input.pageToken, binding);
   const cmp = newest ? 'lt' : 'gt';
   const where: Prisma.LifecycleFlowWhereInput = {
-    ...(scoped ? { ownerAccountId: scoped.id } : { rootAccountId: caller.rootAccountId }),
+    ...visible,
+    ...(input.flowId !== undefined ? { publicId: input.flowId } : {}),
     ...(input.flowKind ? { flowKind: input.flowKind } : {}),
     ...(input.flowState ? { flowState: input.flowState } : {}),
     ...(input.scope === 'OPEN' ? { isOpen: true } : input.scope === 'TERMINAL' ? { isTerminal: true } : {}),

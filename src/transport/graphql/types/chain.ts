@@ -52,8 +52,9 @@ builder.mutationField('createDepositAddress', (t) =>
 );
 
 type FlowShape = FlowView;
-type ProgressShape = { currentStepStartedAtUnixMs: number; currentStepExpectedDurationMs: number; currentConfirmations: number; requiredConfirmations: number; approveCount: number; rejectCount: number; validatorCount: number; requiredApprovals: number; requiredRejections: number };
-type TimelineShape = { sequence: number; step: string; status: string; expectedDurationMs: number };
+type ProgressShape = { currentStepStartedAtUnixMs: string; currentStepExpectedDurationMs: string; currentConfirmations: number; requiredConfirmations: number; approveCount: number; rejectCount: number; validatorCount: number; requiredApprovals: number; requiredRejections: number };
+type TimelineShape = { sequence: number; step: string; status: string; expectedDurationMs: string };
+type ZipperReasonShape = { code: string; reasonId: string; message: string };
 type FeeShape = { amountE18: { hi: string; lo: string }; assetIds: { zippedAssetId: number; unifiedAssetId: number }; recipientAddress: string; status: string };
 
 const RequestFee = builder.objectRef<FeeShape>('FlowRequestFee').implement({
@@ -70,8 +71,8 @@ const RequestFee = builder.objectRef<FeeShape>('FlowRequestFee').implement({
 
 const FlowProgress = builder.objectRef<ProgressShape>('FlowProgress').implement({
   fields: (t) => ({
-    currentStepStartedAtUnixMs: t.string({ resolve: (p) => String(p.currentStepStartedAtUnixMs) }),
-    currentStepExpectedDurationMs: t.string({ resolve: (p) => String(p.currentStepExpectedDurationMs) }),
+    currentStepStartedAtUnixMs: t.exposeString('currentStepStartedAtUnixMs'),
+    currentStepExpectedDurationMs: t.exposeString('currentStepExpectedDurationMs'),
     currentConfirmations: t.exposeInt('currentConfirmations'),
     requiredConfirmations: t.exposeInt('requiredConfirmations'),
     approveCount: t.exposeInt('approveCount'),
@@ -82,7 +83,11 @@ const FlowProgress = builder.objectRef<ProgressShape>('FlowProgress').implement(
   }),
 });
 const FlowTimelineItem = builder.objectRef<TimelineShape>('FlowTimelineItem').implement({
-  fields: (t) => ({ sequence: t.exposeInt('sequence'), step: t.exposeString('step'), status: t.exposeString('status'), expectedDurationMs: t.string({ resolve: (s) => String(s.expectedDurationMs) }) }),
+  fields: (t) => ({ sequence: t.exposeInt('sequence'), step: t.exposeString('step'), status: t.exposeString('status'), expectedDurationMs: t.exposeString('expectedDurationMs') }),
+});
+const ZipperReason = builder.objectRef<ZipperReasonShape>('FlowZipperReason').implement({
+  description: 'Spec 2.12 zipperReason: why validation held or refused a flow',
+  fields: (t) => ({ code: t.exposeString('code'), reasonId: t.exposeString('reasonId'), message: t.exposeString('message') }),
 });
 const Flow = builder.objectRef<FlowShape>('Flow').implement({
   description: 'A deposit or withdraw lifecycle flow (spec 2.12)',
@@ -107,14 +112,17 @@ const Flow = builder.objectRef<FlowShape>('Flow').implement({
     latestTxRef: t.exposeString('latestTxRef'),
     txOccurrenceIndex: t.exposeString('txOccurrenceIndex'),
     lifecycleReason: t.exposeString('lifecycleReason'),
+    latestLifecycleSource: t.exposeString('latestLifecycleSource'),
+    zipperReason: t.field({ type: ZipperReason, nullable: true, resolve: (f) => f.zipperReason }),
     isOpen: t.exposeBoolean('isOpen'),
     isTerminal: t.exposeBoolean('isTerminal'),
     startedAtUnixMs: t.exposeString('startedAtUnixMs'),
     updatedAtUnixMs: t.exposeString('updatedAtUnixMs'),
+    lastActivityAtUnixMs: t.exposeString('lastActivityAtUnixMs'),
     terminalAtUnixMs: t.exposeString('terminalAtUnixMs'),
     estimatedCompletionUnixMs: t.exposeString('estimatedCompletionUnixMs'),
-    currentProgress: t.field({ type: FlowProgress, resolve: (f) => f.currentProgress as unknown as ProgressShape }),
-    progressTimeline: t.field({ type: [FlowTimelineItem], resolve: (f) => f.progressTimeline as unknown as TimelineShape[] }),
+    currentProgress: t.field({ type: FlowProgress, resolve: (f) => f.currentProgress }),
+    progressTimeline: t.field({ type: [FlowTimelineItem], resolve: (f) => f.progressTimeline }),
     requestFee: t.field({ type: RequestFee, nullable: true, resolve: (f) => ('requestFee' in f ? (f.requestFee as unknown as FeeShape) : null) }),
   }),
 });
@@ -147,10 +155,20 @@ builder.queryField('chainFlows', (t) =>
       zippedAssetIds: t.arg.intList(),
       txRef: t.arg.string(),
       smartAccountAddress: t.arg.string(),
+      flowId: t.arg.string(),
       limit: t.arg.int(),
       pageToken: t.arg.string(),
     },
     resolve: (_root, args, ctx) => ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never),
+  }),
+);
+
+builder.queryField('flow', (t) =>
+  t.field({
+    type: Flow,
+    description: 'One flow by its id; a withdrawal\'s intentId is its flow\'s id (as GET /v1/chain/flows/{flowId})',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow,
   }),
 );
 

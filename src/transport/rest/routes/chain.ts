@@ -41,6 +41,7 @@ export function chainRoutes(s: Services) {
         zippedAssetIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
         txRef: z.string().max(200).optional(),
         smartAccountAddress: z.string().max(64).optional(),
+        flowId: z.string().max(64).optional(),
         limit: queryInt(1, 500).optional(),
         pageToken: z.string().max(2048).optional(),
       }),
@@ -56,6 +57,15 @@ export function chainRoutes(s: Services) {
           ...(zippedAssetIds ? { zippedAssetIds: ints(zippedAssetIds) } : {}),
         });
       },
+    }),
+    defineRoute({
+      operationId: 'getFlow',
+      method: 'GET',
+      url: '/v1/chain/flows/:flowId',
+      summary: 'One deposit or withdraw flow by its id (a withdrawal\'s intentId is its flow\'s id); 404 FLOW_NOT_FOUND for one the caller may not see',
+      auth: 'caller',
+      params: z.strictObject({ flowId: z.string().min(1).max(64) }),
+      handler: async ({ params }, ctx) => s.chain.getFlow(ctx.caller, params),
     }),
     defineRoute({
       operationId: 'createTradingWithdraw',
