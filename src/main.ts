@@ -2,6 +2,7 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { localOperatorToken } from './localOperatorToken.ts';
 import { startupBanner } from './startupBanner.ts';
+import { startupFailure } from './startupFailure.ts';
 
 /** Composition root: config -> infrastructure -> services -> transports. */
 const loaded = loadConfig();
@@ -10,7 +11,12 @@ const config = local ? { ...loaded, operatorToken: local.token } : loaded;
 // A lost engine lock (say, the database's connections were reset) does not end the
 // process: trading is refused until the engine holds the lock again and has rebuilt its
 // state (docs/scaling.md).
-const app = await createApp({ config });
+const app = await createApp({ config }).catch((err: unknown) => {
+  const line = startupFailure(err, config);
+  if (!line) throw err;
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+});
 const url = await app.listen();
 app.http.log.info(
   { url, database: app.database.kind, sharedStore: app.store.kind },

@@ -133,3 +133,24 @@ describe('the service as a process, on its embedded defaults', () => {
     expect(await secondExit).toBe(0);
   }, 200_000);
 });
+
+describe('a database it cannot use', () => {
+  const failure = async (env: Record<string, string>) => {
+    const child = start(env);
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += String(d)));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    return { code, lines: stderr.trim().split('\n') };
+  };
+
+  it.each([
+    ['a database that does not exist', 'postgresql://postgres:hunter2secret@127.0.0.1:5432/sx_no_such_database', /^cannot start: the database "sx_no_such_database" does not exist .*createdb sx_no_such_database/],
+    ['nothing listening at the address', 'postgresql://postgres:hunter2secret@127.0.0.1:9/test', /^cannot start: PostgreSQL is not reachable at 127\.0\.0\.1:9 .*start PostgreSQL or fix DATABASE_URL$/],
+  ])('%s: one actionable line, no stack trace, no password, exit 1', async (_, url, line) => {
+    const { code, lines } = await failure({ DATABASE_URL: url, PORT: String(await freePort()), REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+    expect(lines[0]).not.toContain('hunter2secret');
+  }, 60_000);
+});
