@@ -190,8 +190,10 @@ export class Sequencer {
   /**
    * Commits a group, giving it up shortly after its deadline: a partition or a stuck
    * connection then costs its clients a 503 at the bound, not a wait as long as the
-   * outage. The commit itself refuses to store anything past the deadline, and the rebuild
-   * that follows waits for it to settle, so memory is rebuilt from its final outcome.
+   * outage. The commit itself refuses to store anything past the deadline and gives its
+   * connection up soon after it; the rebuild that follows waits (boundedly) for it to
+   * settle, and `recover`, told it was abandoned, decides its outcome from the database
+   * (the engine moves its fence first), so memory is rebuilt from its final outcome.
    */
   private async commitWithin(group: Group): Promise<void> {
     const deadline = group.openedAt + this.deadlineMs;
