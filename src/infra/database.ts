@@ -145,7 +145,14 @@ function destroyOnReadTimeout(client: pg.Client): void {
 
 async function openPostgres(url: string, schema: string | undefined, timeouts: DatabaseTimeouts): Promise<Database> {
   const pool = new pg.Pool({ ...connectionConfig(url, timeouts, schema), max: 20 });
-  pool.on('connect', destroyOnReadTimeout);
+  pool.on('connect', (client) => {
+    destroyOnReadTimeout(client);
+    // A connection can fail while checked out but between queries (PostgreSQL ending a
+    // transaction left idle, a reset): pg then emits an error event, which without a
+    // listener would end the process. The caller learns it from its next query instead
+    // ("not queryable"), and the pool drops the connection on release.
+    client.on('error', () => undefined);
+  });
   if (schema) {
     const client = await pool.connect();
     try {
