@@ -74,8 +74,7 @@ function pgQuery(text: string, values: unknown[], options?: QueryOptions): pg.Qu
 }
 
 /** How long past its statement timeout the client waits for an answer before it gives the connection up. */
-export const READ_MARGIN_MS = 500;
-
+const READ_MARGIN_MS = 500;
 
 /**
  * Keepalives both ways, so a peer that vanished is found in about 25 s instead of the
@@ -112,7 +111,7 @@ type ClientInternals = { _ending: boolean; connection: { stream: { destroy(): vo
  * peer never answers). Marked as ending first: pg then fails what was queued on it
  * instead of raising an error event nobody listens for, and the pool drops it on release.
  */
-export function destroyConnection(client: pg.Client): void {
+function destroyConnection(client: pg.Client): void {
   const internals = client as unknown as ClientInternals;
   internals._ending = true;
   internals.connection.stream.destroy();
