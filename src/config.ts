@@ -1,5 +1,22 @@
 import { z } from 'zod';
 
+/** How long the service waits on PostgreSQL before it gives a connection up (milliseconds). */
+export interface DatabaseTimeouts {
+  /** Longest statement PostgreSQL runs (statement_timeout); the client gives up a little after it. */
+  statementMs: number;
+  /** Longest wait to open a connection, or for a free one in the pool. */
+  connectMs: number;
+  /** Longest a transaction may sit idle in PostgreSQL holding its locks (idle_in_transaction_session_timeout). */
+  idleInTransactionMs: number;
+}
+
+/**
+ * A statement bound no longer than the default commit deadline: a request that reads
+ * PostgreSQL before it trades (its key, its balances) is refused as soon as its order
+ * would be, not later (docs/scaling.md, "Bounded waits on PostgreSQL").
+ */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 3_000, connectMs: 2_000, idleInTransactionMs: 10_000 };
+
 /**
  * Every environment variable the service reads, parsed once. The README's table
  * is written from this list; nothing else in src/ reads process.env.
@@ -10,6 +27,10 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  // Bounds on every wait on PostgreSQL (docs/scaling.md, "Bounded waits on PostgreSQL").
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_TIMEOUTS.statementMs),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_TIMEOUTS.connectMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_DATABASE_TIMEOUTS.idleInTransactionMs),
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: z.string().url().optional(),
   REDIS_KEY_PREFIX: z.string().default('sx:'),
@@ -70,7 +91,7 @@ export interface Config {
     headersTimeoutMs: number;
     requestTimeoutMs: number;
   };
-  database: { kind: 'postgres'; url: string; schema?: string } | { kind: 'pglite'; dataDir: string };
+  database: { kind: 'postgres'; url: string; schema?: string; timeouts?: DatabaseTimeouts } | { kind: 'pglite'; dataDir: string };
   redis: { kind: 'redis'; url: string; keyPrefix: string } | { kind: 'memory'; keyPrefix: string };
   logLevel: Env['LOG_LEVEL'];
   /** Unset: a secret is kept in DATA_DIR (embedded mode) or made per process. */
@@ -111,7 +132,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
     },
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}) }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}),
+          timeouts: { statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS },
+        }
       : { kind: 'pglite', dataDir: e.DATA_DIR },
     redis: e.REDIS_URL
       ? { kind: 'redis', url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX }

@@ -6,7 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
-import type { Config } from '../config.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, type Config, type DatabaseTimeouts } from '../config.ts';
+import { isReadTimeout } from './databaseErrors.ts';
 import { applyMigrations, type QueryOptions, type SqlRunner } from './migrations.ts';
 
 export type Db = PrismaClient;
@@ -45,7 +46,7 @@ export async function openDatabase(
   config: Config['database'],
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
-  const db = config.kind === 'postgres' ? await openPostgres(config.url, config.schema) : await openPglite(config.dataDir);
+  const db = config.kind === 'postgres' ? await openPostgres(config.url, config.schema, config.timeouts ?? DEFAULT_DATABASE_TIMEOUTS) : await openPglite(config.dataDir);
   if (options.migrate ?? true) {
     try {
       await applyMigrations(db.sql, options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
@@ -62,17 +63,94 @@ export async function openDatabase(
  * names (pg refuses to reuse a name for another text) and each is prepared once per
  * connection.
  */
-function pgQuery(text: string, values: unknown[], options?: QueryOptions): pg.QueryConfig {
-  if (!options?.prepare) return { text, values };
-  return { name: createHash('sha1').update(text).digest('base64url'), text, values };
+function pgQuery(text: string, values: unknown[], options?: QueryOptions): pg.QueryConfig & { query_timeout?: number } {
+  return {
+    text,
+    values,
+    ...(options?.prepare ? { name: createHash('sha1').update(text).digest('base64url') } : {}),
+    // pg reads a timeout of 0 as "the pool's": no bound at all is the longest timer Node keeps.
+    ...(options?.timeoutMs !== undefined ? { query_timeout: Math.max(1, Math.min(options.timeoutMs, 2 ** 31 - 1)) } : {}),
+  };
 }
 
-async function openPostgres(url: string, schema?: string): Promise<Database> {
-  const pool = new pg.Pool({
+/** How long past its statement timeout the client waits for an answer before it gives the connection up. */
+const READ_MARGIN_MS = 500;
+
+/**
+ * Keepalives both ways, so a peer that vanished is found in about 25 s instead of the
+ * kernel's two hours, on an idle connection too; PostgreSQL sets its side per session.
+ */
+const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+const SERVER_KEEPALIVE = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3';
+
+/**
+ * Every wait on PostgreSQL is bounded (docs/scaling.md, "Bounded waits on PostgreSQL").
+ * Keepalives find a dead peer only while nothing is in flight, and a connection that is
+ * up but silent (a partition that drops packets, a proxy that stops forwarding) is never
+ * found by them: so PostgreSQL ends a statement at `statementMs` and a transaction left
+ * idle at `idleInTransactionMs`, and the client gives up a statement that has not answered
+ * `READ_MARGIN_MS` after that, or a connection not open after `connectMs`.
+ */
+function connectionConfig(url: string, timeouts: DatabaseTimeouts, schema?: string): pg.ClientConfig {
+  return {
     connectionString: url,
-    max: 20,
+    ...KEEPALIVE,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    query_timeout: timeouts.statementMs + READ_MARGIN_MS,
     // Raw SQL (migrations, health checks) must land in the same schema as Prisma's queries.
-    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+    options: `${SERVER_KEEPALIVE}${schema ? ` -c search_path="${schema}"` : ''}`,
+  };
+}
+
+type ClientInternals = { _ending: boolean; connection: { stream: { destroy(): void } } };
+
+/**
+ * Ends a connection at once, without the goodbye pg's end() waits for (which a silent
+ * peer never answers). Marked as ending first: pg then fails what was queued on it
+ * instead of raising an error event nobody listens for, and the pool drops it on release.
+ */
+function destroyConnection(client: pg.Client): void {
+  const internals = client as unknown as ClientInternals;
+  internals._ending = true;
+  internals.connection.stream.destroy();
+}
+
+/**
+ * pg answers a query it stopped waiting for but keeps its connection, still waiting for
+ * the answer, and a pooled one would go back to the pool and hold up the next query
+ * behind it. A connection that went silent is destroyed instead.
+ */
+function destroyOnReadTimeout(client: pg.Client): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const check = (err: unknown) => {
+    if (isReadTimeout(err)) destroyConnection(client);
+  };
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const callback = args[args.length - 1];
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (err: unknown, res: unknown) => {
+        check(err);
+        (callback as (err: unknown, res: unknown) => void)(err, res);
+      };
+      return query(...args);
+    }
+    const out = query(...args);
+    if (out instanceof Promise) out.catch(check);
+    return out;
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, timeouts: DatabaseTimeouts): Promise<Database> {
+  const pool = new pg.Pool({ ...connectionConfig(url, timeouts, schema), max: 20 });
+  pool.on('connect', (client) => {
+    destroyOnReadTimeout(client);
+    // A connection can fail while checked out but between queries (PostgreSQL ending a
+    // transaction left idle, a reset): pg then emits an error event, which without a
+    // listener would end the process. The caller learns it from its next query instead
+    // ("not queryable"), and the pool drops the connection on release.
+    client.on('error', () => undefined);
   });
   if (schema) {
     const client = await pool.connect();
@@ -89,11 +167,11 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
     kind: 'postgres',
     prisma,
     sql: {
-      async exec(script) {
-        await pool.query(script);
+      async exec(script, options) {
+        await pool.query(pgQuery(script, [], options));
       },
       async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {
-        const r = await pool.query(pgQuery(text, params, options));
+        const r = await pool.query<pg.QueryResultRow>(pgQuery(text, params, options));
         return r.rows as T[];
       },
       async transaction(fn) {
@@ -101,7 +179,7 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
         try {
           await client.query('BEGIN');
           const out = await fn({
-            exec: async (s) => void (await client.query(s)),
+            exec: async (s, o) => void (await client.query(pgQuery(s, [], o))),
             query: async <T>(t: string, p: unknown[] = [], o?: QueryOptions) => (await client.query(pgQuery(t, p, o))).rows as T[],
           });
           await client.query('COMMIT');
@@ -121,14 +199,11 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
       const key = `${schema ?? 'public'}:${name}`;
       // Named, so operators (and tests) can find the lock holder in pg_stat_activity.
       const client = new pg.Client({
-        connectionString: url,
+        // Bounded like the pool's: taking the lock again must not hang on a silent network.
+        // The keepalives also tell this process it lost the lock, and PostgreSQL to free the
+        // lock of a vanished host so a standby can take over.
+        ...connectionConfig(url, timeouts),
         application_name: `lock:${key}`.slice(0, 63),
-        // Keepalives both ways, so a dead peer is found in about 25 s instead of the kernel's
-        // two hours: this process learns it lost the lock, and PostgreSQL frees the lock of
-        // a vanished host so a standby can take over (the server side is set per session).
-        keepAlive: true,
-        keepAliveInitialDelayMillis: 10_000,
-        options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
       });
       let lost = false;
       const lose = (err: Error) => {
@@ -143,7 +218,12 @@ async function openPostgres(url: string, schema?: string): Promise<Database> {
       const release = async () => {
         lost = true;
         held.delete(client);
-        await client.end().catch(() => undefined);
+        // A connection that stopped answering is not waited for: its session (and the lock)
+        // ends on PostgreSQL's side when its keepalives find this end gone.
+        const ended = client.end().catch(() => undefined);
+        const silent = setTimeout(() => destroyConnection(client), timeouts.connectMs);
+        await ended;
+        clearTimeout(silent);
       };
       try {
         await client.connect();

@@ -10,21 +10,31 @@ const ADAPTER_UNREACHABLE = new Set(['ConnectionClosed', 'DatabaseNotReachable',
 /** Socket errors of the pg driver itself. */
 const SOCKET_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** pg's: no answer to a statement in time, no connection from the pool in time, no connection opened in time. */
+const CLIENT_TIMEOUTS = /Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout|timeout expired/;
+
+/** A statement pg stopped waiting for (its `query_timeout`): whether it ran is unknown until the database is read again. */
+export const isReadTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Query read timeout';
+
 type DatabaseError = { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } } | null;
 
 /**
  * A database error that says nothing about the request: the connection broke, the server
  * is shutting down or cannot be reached. Class 08 (connection exception), 57P01 to 57P03
- * (shut down, crashed, not accepting connections yet) and 53300 (too many connections).
+ * (shut down, crashed, not accepting connections yet), 53300 (too many connections), and
+ * the bounds on waiting for it (docs/scaling.md, "Bounded waits on PostgreSQL"): 57014
+ * (statement_timeout), 25P03 (idle_in_transaction_session_timeout), and the client's own
+ * (no answer, no connection in time).
  */
 function isUnreachable(e: DatabaseError): boolean {
   const cause = e?.meta?.driverAdapterError?.cause;
   const sqlState = String(cause?.originalCode ?? e?.code ?? '');
   if (PRISMA_UNREACHABLE.has(sqlState) || SOCKET_ERRORS.has(sqlState)) return true;
-  if (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(sqlState)) return true;
+  if (sqlState.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014', '25P03'].includes(sqlState)) return true;
   if (typeof cause?.kind === 'string' && ADAPTER_UNREACHABLE.has(cause.kind)) return true;
-  // pg reports a connection that ended under a query only in words.
-  return typeof e?.message === 'string' && /^Connection terminated|not queryable|Connection ended/.test(e.message);
+  // pg reports a connection that ended under a query, and its own timeouts, only in words
+  // (which Prisma passes on inside its own message).
+  return typeof e?.message === 'string' && (/^Connection terminated|not queryable|Connection ended/.test(e.message) || CLIENT_TIMEOUTS.test(e.message));
 }
 
 /**

@@ -8,10 +8,16 @@ export interface QueryOptions {
    * per connection instead of doing that work on every run. PGlite ignores it.
    */
   prepare?: boolean;
+  /**
+   * Gives the statement up (and destroys its connection) when it has not answered within
+   * this many milliseconds (Infinity: never), in place of the pool's bound. PGlite ignores
+   * it: it has no network to go silent.
+   */
+  timeoutMs?: number;
 }
 
 export interface SqlQueryable {
-  exec(script: string): Promise<void>;
+  exec(script: string, options?: Pick<QueryOptions, 'timeoutMs'>): Promise<void>;
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
@@ -61,7 +67,11 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
 export async function applyMigrations(db: SqlRunner, dir: string): Promise<string[]> {
   const files = await readMigrations(dir);
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    // Not bounded like a request's statements: a migration may rewrite a large table, and
+    // waits here while another process applies the same ones.
+    const unbounded = { timeoutMs: Number.POSITIVE_INFINITY };
+    await tx.exec('SET LOCAL statement_timeout = 0');
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY], unbounded);
     await tx.exec(CREATE_TABLE);
     const done = await tx.query<{ migration_name: string; checksum: string }>(
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL',
@@ -76,7 +86,7 @@ export async function applyMigrations(db: SqlRunner, dir: string): Promise<strin
         }
         continue;
       }
-      await tx.exec(file.sql);
+      await tx.exec(file.sql, unbounded);
       await tx.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, finished_at, applied_steps_count)
          VALUES ($1, $2, $3, now(), 1)`,

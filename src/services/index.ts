@@ -76,7 +76,7 @@ export async function createServices(deps: ServiceDeps) {
   if (!(await ownership.reacquire())) {
     throw new Error('another process owns the trading engines of this database; refusing to start a second writer');
   }
-  const owner: EngineOwner = deps.reactToEngineLockLoss === false ? { get fence() { return ownership.fence; }, reacquire: async () => false } : ownership;
+  const owner: EngineOwner = deps.reactToEngineLockLoss === false ? { get fence() { return ownership.fence; }, reacquire: async () => false, advance: () => ownership.advance() } : ownership;
   const markets = await loadMarkets(db);
   await ensureNetworks(db, markets);
   await assignSmartAccountAddresses(db);

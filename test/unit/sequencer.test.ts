@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.ts';
-import { Sequencer } from '../../src/services/trading/sequencer.ts';
+import { CommitAbandoned, Sequencer } from '../../src/services/trading/sequencer.ts';
 import type { WriteSet } from '../../src/services/trading/writeSet.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * The sequencer's contract, against a commit function the test controls: jobs are answered
@@ -179,5 +180,32 @@ describe('Sequencer', () => {
     await h.tick();
     h.commits[1]!.release();
     await after;
+  });
+
+  it('gives up a commit that never answers at its deadline: its jobs are refused COMMIT_FAILED, and recovery, told it was abandoned, is not held up by it', async () => {
+    const recovered: unknown[] = [];
+    // The commit hangs as one on a connection that went silent would.
+    const sequencer = new Sequencer(
+      () => new Promise<void>(() => undefined),
+      async (err) => void recovered.push(err),
+      50,
+    );
+    const outcome = await sequencer.submit(() => 1).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(outcome).toBeInstanceOf(ApiError);
+    expect((outcome as ApiError).code).toBe('COMMIT_FAILED');
+    // Recovery runs although the abandoned commit never settles: its wait is bounded.
+    await pollUntil(() => recovered.length === 1, 2_000, 10);
+    expect(recovered[0]).toBeInstanceOf(CommitAbandoned);
+    await pollUntil(() => {
+      try {
+        sequencer.assertReady();
+        return true;
+      } catch {
+        return false;
+      }
+    }, 2_000, 10);
   });
 });

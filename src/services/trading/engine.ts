@@ -34,9 +34,10 @@ import {
 } from './triggerRules.ts';
 import type { EngineOwner } from './ownership.ts';
 import { isFenceLost } from './persist.ts';
+import { isReadTimeout } from '../../infra/databaseErrors.ts';
 import { Projector } from './projector.ts';
 import { Publications } from '../publications.ts';
-import { Sequencer } from './sequencer.ts';
+import { CommitAbandoned, Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
 import { switchKey, type WithdrawStatusRow, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
@@ -543,6 +544,12 @@ export class TradingEngine {
       this.deps.logger.warn('took the trading-engine lock again: rebuilding books and balances from the database');
     } else {
       this.deps.logger.error({ err }, 'a trading batch failed (its commit, or a job with a bug): rebuilding books and balances from the database');
+      if (err instanceof CommitAbandoned || isReadTimeout(err)) {
+        // The append was given up unanswered and may still be on its way to PostgreSQL.
+        // Moving the fence decides its outcome: it either landed before (the journal read
+        // next shows its seq) or is refused whenever it arrives.
+        await this.deps.owner.advance();
+      }
     }
     this.balances.reset();
     // The sequencer retries with backoff and refuses work meanwhile; say why each time.
@@ -558,7 +565,7 @@ export class TradingEngine {
    */
   private async commit(ws: WriteSet, deadline: number): Promise<void> {
     if (ws.isEmpty) return;
-    const seq = await this.journal.append(ws, new Date(deadline));
+    const seq = await this.journal.append(ws, deadline);
     this.projector.enqueue({ seq, ws });
     const { orders, fills, triggers } = entryEvents(seq, ws, this.symbolOf);
     for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);

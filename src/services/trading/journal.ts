@@ -183,10 +183,12 @@ export class Journal {
     this.last = stored > projected ? stored : projected;
   }
 
-  /** Appends a group's write set as the next entry, unless past `deadline`; resolves with its sequence once durable. */
-  async append(ws: WriteSet, deadline: Date): Promise<bigint> {
+  /** Appends a group's write set as the next entry, unless past `deadline` (epoch ms); resolves with its sequence once durable. */
+  async append(ws: WriteSet, deadline: number): Promise<bigint> {
     const seq = this.last + 1n;
-    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence(), deadline);
+    const payload = encodeEntry(ws);
+    // What is left of the deadline when the statement leaves: PostgreSQL counts it down on its own clock.
+    await appendJournal(this.sql, seq, payload, this.fence(), deadline - Date.now());
     this.last = seq;
     return seq;
   }

@@ -10,6 +10,11 @@ export interface EngineOwner {
    * moved the fence past every earlier epoch, false while another process holds the lock.
    */
   reacquire(): Promise<boolean>;
+  /**
+   * Moves the fence on while the lock is still held: an append this process gave up on,
+   * possibly still in flight somewhere in the network, can then never be stored.
+   */
+  advance(): Promise<void>;
 }
 
 /**
@@ -38,6 +43,12 @@ export class EngineOwnership implements EngineOwner {
     const hold = this.hold;
     this.hold = undefined;
     await hold?.release();
+  }
+
+  async advance(): Promise<void> {
+    // An answer lost after PostgreSQL moved it leaves this epoch behind: the next append is
+    // then refused as fenced off, and the lock is taken again under a newer one.
+    this.current = await advanceEngineFence(this.database.sql, this.name);
   }
 
   async reacquire(): Promise<boolean> {

@@ -284,22 +284,37 @@ export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: Wat
   return row?.applied === true;
 }
 
+/** How long past its budget an append may stay unanswered before its connection is given up. */
+export const APPEND_ABANDON_MARGIN_MS = 500;
+/** A budget beyond any deadline (int4 milliseconds, about 24 days): no deadline. */
+const NO_DEADLINE_MS = 2_147_483_647;
+
 /**
  * Appends one journal entry, the acknowledgement of its group: stored whole or not at all,
  * only while `fence` is still the current owner's (else it raises EF001), and only if
- * PostgreSQL runs it by `deadline` (else EJ001). The deadline is read after the fence row
- * is locked, so a statement held up by a partition or a lock cannot land after its
- * clients were told it failed.
+ * PostgreSQL runs it within `budgetMs` of the statement's start (else EJ001).
+ *
+ * One clock decides: the budget is what is left of the deadline by Node's clock when the
+ * statement is sent, and PostgreSQL measures it with its own clock from the statement's
+ * start (`statement_timestamp()`), so no comparison ever spans two machines' clocks. The
+ * elapsed time is read after the fence row is locked, so a statement held up behind a
+ * lock stores nothing past its budget. A statement that is late before it even starts
+ * (held up in the network) is not caught by the budget; the client gives its connection up
+ * `APPEND_ABANDON_MARGIN_MS` after the budget, and the recovery that follows moves the
+ * fence before it reads the journal, so such a statement can never land afterwards
+ * (docs/scaling.md, "Bounded waits on PostgreSQL").
  */
-export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, fence: EngineFence, deadline: Date): Promise<void> {
+export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, fence: EngineFence, budgetMs: number): Promise<void> {
+  const budget = Number.isFinite(budgetMs) ? Math.max(0, Math.min(Math.ceil(budgetMs), NO_DEADLINE_MS)) : NO_DEADLINE_MS;
   await sql.query(
     `WITH f AS (UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING clock_timestamp() AS at),
-      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f WHERE f.at <= $5::timestamptz RETURNING 1)
+      d AS (SELECT statement_timestamp() + $5::int * interval '1 millisecond' AS deadline),
+      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f, d WHERE f.at <= d.deadline RETURNING 1)
     SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 1
-      WHEN EXISTS (SELECT 1 FROM f) THEN "journal_deadline_passed"($5::timestamptz)
+      WHEN EXISTS (SELECT 1 FROM f) THEN "journal_deadline_passed"((SELECT deadline FROM d))
       ELSE "engine_fence_lost"($1, $2::bigint) END`,
-    [fence.name, fence.epoch.toString(), seq.toString(), payload, deadline.toISOString()],
-    { prepare: true },
+    [fence.name, fence.epoch.toString(), seq.toString(), payload, budget],
+    { prepare: true, ...(budget < NO_DEADLINE_MS ? { timeoutMs: budget + APPEND_ABANDON_MARGIN_MS } : {}) },
   );
 }
 

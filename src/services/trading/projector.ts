@@ -8,6 +8,8 @@ import { WriteSet } from './writeSet.ts';
 /** Most entries folded into one projection statement. */
 const MAX_BATCH = 256;
 const MAX_RETRY_MS = 2_000;
+/** Longest a catch-up waits for batches already under way; past it, it fails and its caller retries. */
+const CATCH_UP_WAIT_MS = 5_000;
 
 export interface ProjectorOptions {
   name: string;
@@ -53,7 +55,10 @@ export class Projector {
   /** Applies every entry the journal holds past the watermark (start-up, recovery). */
   async catchUp(): Promise<void> {
     // Both apply only where the watermark is, so racing an enqueued batch costs a retry at most.
-    await this.idle();
+    // Bounded: a batch retrying against a database that does not answer keeps the queue busy.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the projector is still retrying a batch')), CATCH_UP_WAIT_MS)));
+    await Promise.race([this.idle(), late]).finally(() => clearTimeout(timer));
     await this.open();
     for (;;) {
       const entries = await this.journal.read(this.applied, this.journal.lastSeq, MAX_BATCH);

@@ -21,10 +21,20 @@ interface Group {
   finish(): void;
 }
 
-/** Longest pause between attempts to rebuild the state after a failed commit. */
-const MAX_REBUILD_BACKOFF_MS = 5_000;
+/**
+ * Longest pause between attempts to rebuild the state after a failed commit: once the
+ * database answers again, trading resumes within this plus one attempt.
+ */
+export const MAX_REBUILD_BACKOFF_MS = 2_000;
 /** How long past a group's deadline its commit may still answer before it is given up. */
 const DEADLINE_MARGIN_MS = 250;
+
+/** A commit given up at its deadline: its outcome is unknown until the journal is read again. */
+export class CommitAbandoned extends Error {
+  constructor() {
+    super('the commit passed its deadline and was given up');
+  }
+}
 
 const rebuildingError = () =>
   new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
@@ -180,8 +190,10 @@ export class Sequencer {
   /**
    * Commits a group, giving it up shortly after its deadline: a partition or a stuck
    * connection then costs its clients a 503 at the bound, not a wait as long as the
-   * outage. The commit itself refuses to store anything past the deadline, and the rebuild
-   * that follows waits for it to settle, so memory is rebuilt from its final outcome.
+   * outage. The commit itself refuses to store anything past the deadline and gives its
+   * connection up soon after it; the rebuild that follows waits (boundedly) for it to
+   * settle, and `recover`, told it was abandoned, decides its outcome from the database
+   * (the engine moves its fence first), so memory is rebuilt from its final outcome.
    */
   private async commitWithin(group: Group): Promise<void> {
     const deadline = group.openedAt + this.deadlineMs;
@@ -189,7 +201,7 @@ export class Sequencer {
     if (!Number.isFinite(deadline)) return attempt;
     let timer: NodeJS.Timeout | undefined;
     const givenUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the commit passed its deadline')), Math.max(0, deadline - Date.now()) + DEADLINE_MARGIN_MS);
+      timer = setTimeout(() => reject(new CommitAbandoned()), Math.max(0, deadline - Date.now()) + DEADLINE_MARGIN_MS);
     });
     try {
       await Promise.race([attempt, givenUp]);
@@ -208,8 +220,11 @@ export class Sequencer {
     this.rebuilding = true;
     this.open = Sequencer.group();
     this.refuse(groups, refusal);
-    // A commit given up at its deadline may still land (before its deadline): rebuild from its outcome.
-    await this.abandoned;
+    // A commit given up at its deadline may still land (before its deadline): rebuild from
+    // its outcome. The commit gives its connection up soon after the deadline, so this wait
+    // ends then; bounded all the same by another deadline's length, after which `recover`
+    // (told the commit was abandoned) decides its outcome from the database.
+    await this.settledWithin(this.abandoned, this.deadlineMs);
     this.abandoned = undefined;
     // An interruption arriving from here on calls for a rebuild after this one.
     this.interrupted = undefined;
@@ -224,6 +239,13 @@ export class Sequencer {
     }
     this.generation += 1;
     this.rebuilding = this.interrupted !== undefined;
+  }
+
+  private async settledWithin(p: Promise<void> | undefined, ms: number): Promise<void> {
+    if (!p || !Number.isFinite(ms)) return p;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Every job of a refused group gets the refusal, even one that failed on its own: that answer was worked out against state now thrown away. */
