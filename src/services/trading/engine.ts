@@ -190,6 +190,8 @@ export class TradingEngine {
   private clientIdsPrunedAt = 0;
   /** Counts clears of `clientIds`: a read of the table begun before one is not kept. */
   private clientIdsEpoch = 0;
+  /** Entries parked when memory was last rebuilt: memory, loaded from the tables, lacks them. */
+  private parkedAtRebuild = new Set<bigint>();
   /** False from a lost lock or a moved fence until the lock is held and the fence moved again. */
   private owned = true;
 
@@ -268,9 +270,18 @@ export class TradingEngine {
     return this.projector.parkedEntries;
   }
 
-  /** Projects a parked entry and those parked behind it, after the operator fixed what made it fail. */
-  reapplyQuarantined(seq: bigint): Promise<ReapplyOutcome> {
-    return this.projector.reapply(seq);
+  /**
+   * Projects a parked entry and those parked behind it, after the operator fixed what made
+   * it fail. Memory rebuilt while they were parked was loaded from tables without them:
+   * then it is rebuilt again, now that the tables hold them.
+   */
+  async reapplyQuarantined(seq: bigint): Promise<ReapplyOutcome> {
+    const outcome = await this.projector.reapply(seq);
+    if (outcome.reapplied.some((s) => this.parkedAtRebuild.has(s))) {
+      for (const s of outcome.reapplied) this.parkedAtRebuild.delete(s);
+      this.sequencer.interrupt(new Error('quarantined journal entries were re-applied that memory, rebuilt while they were parked, lacks'));
+    }
+    return outcome;
   }
 
   /** Resolves when every job submitted before the call has been committed or refused. */
@@ -598,6 +609,7 @@ export class TradingEngine {
    */
   private async rebuild(): Promise<void> {
     await this.syncFromJournal();
+    this.parkedAtRebuild = new Set(this.projector.parkedEntries.map((e) => e.seq));
     // Balances loaded while the tables were still behind the journal must not be used.
     this.balances.reset();
     const nextOrderIds = await MonotonicIds.after(this.deps.db, 'Order');
