@@ -172,9 +172,7 @@ export class Projector {
    * read never hangs behind a projection that cannot make progress (database down).
    */
   async reached(seq: bigint, timeoutMs: number, accountIds: readonly bigint[] = []): Promise<void> {
-    if (this.parked.touchesAccount(accountIds)) {
-      throw new ApiError('unavailable', 'the read tables are behind for this account: a trading journal entry touching it is quarantined; retry', { code: 'PROJECTION_LAGGING' });
-    }
+    if (this.parked.touchesAccount(accountIds)) throw quarantinedRows();
     if (this.applied >= seq) return;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -186,7 +184,9 @@ export class Projector {
         seq,
         resolve: () => {
           clearTimeout(timer);
-          resolve();
+          // The watermark may have moved past the very entry the read waited for, parking it.
+          if (this.parked.touchesAccount(accountIds)) reject(quarantinedRows());
+          else resolve();
         },
       };
       this.waiters.push(waiter);
@@ -347,3 +347,6 @@ export class Projector {
 const pause = (attempt: number) => new Promise<void>((r) => setTimeout(r, Math.min(50 * 2 ** attempt, MAX_RETRY_MS)));
 
 const footprintOf = (e: QuarantinedEntry): EntryFootprint => ({ keys: new Set(e.keys), accounts: new Set(e.accountIds) });
+
+const quarantinedRows = () =>
+  new ApiError('unavailable', 'the read tables are behind for this account: a trading journal entry touching it is quarantined; retry', { code: 'PROJECTION_LAGGING' });
