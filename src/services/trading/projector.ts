@@ -239,7 +239,18 @@ export class Projector {
    */
   private apply(entries: JournalEntry[]): Promise<void> {
     if (entries.length === 0) return Promise.resolve();
-    const footprinted = entries.map((e) => ({ ...e, footprint: entryFootprint(e.ws, this.options.systemAccounts) }));
+    const { systemAccounts } = this.options;
+    // Worked out only when something is parked or a batch fails: the normal path pays nothing.
+    const footprinted = entries.map((e) => {
+      let footprint: EntryFootprint | undefined;
+      return {
+        seq: e.seq,
+        ws: e.ws,
+        get footprint() {
+          return (footprint ??= entryFootprint(e.ws, systemAccounts));
+        },
+      };
+    });
     return this.exclusive(() =>
       projectRange(footprinted, this.parked, (plan) => this.run(plan), { unknownAttempts: UNKNOWN_ATTEMPTS, pause }),
     );

@@ -149,7 +149,8 @@ export class ParkedKeys {
 export function planBatch<E extends Footprinted>(entries: readonly E[], parked: ParkedKeys): BatchPlan<E> {
   const plan: BatchPlan<E> = { apply: [], behind: [] };
   for (const entry of entries) {
-    const behindSeq = parked.blocking(entry.footprint);
+    // Nothing parked (the normal case): no entry's footprint is needed.
+    const behindSeq = parked.size === 0 ? undefined : parked.blocking(entry.footprint);
     if (behindSeq === undefined) {
       plan.apply.push(entry);
     } else {
