@@ -228,7 +228,9 @@ const quarantineJson = (rows: QuarantineInsert[]) =>
  * where the entries begin, so applying entries again changes nothing. Every part sees the
  * same snapshot, which is sound because the write set never touches a row twice: an
  * order new in the batch is inserted with its final state, never also updated, and
- * balance deltas are summed per key.
+ * balance deltas are summed per key. A watermark step may also park entries in the
+ * quarantine (`step.park`); a re-apply step's first part instead marks one parked entry
+ * re-applied, and the rest applies only if it was still parked.
  */
 export function writeSetStatement(ws: WriteSet, step: WatermarkStep | ReapplyStep): { text: string; values: string[] } {
   const p = new Params();
