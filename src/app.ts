@@ -17,7 +17,7 @@ import { createHttpServer, createLogger } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
 import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/operator.ts';
 import type { RouteSpec } from './transport/rest/route.ts';
-import type { QuarantinedEntry } from './services/trading/projector.ts';
+import type { QuarantinedEntry } from './services/trading/index.ts';
 
 const LAST_USED_FLUSH_MS = 30_000;
 const TRADING_TIMER_MS = 250;

@@ -3,7 +3,7 @@ import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimi
 import type { Db } from '../infra/database.ts';
 import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import { checkReferences } from './consistency.ts';
-import type { TradingEngine } from './trading/engine.ts';
+import type { TradingEngine } from './trading/index.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface OverrideInput {
