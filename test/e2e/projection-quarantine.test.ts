@@ -97,6 +97,14 @@ describe('a journal entry the read tables refuse', () => {
       expect.objectContaining({ behindSeq: seq, accounts: [poisoned.rootAccountId] }),
     ]);
     const behindSeq = listed.body.entries[1].seq as string;
+    // Operators only; a seq that is not a uint64 is the caller's 400, never a 500.
+    expect((await api(server.url, 'GET', '/operator/v1/projection/quarantine', undefined, poisoned.auth)).status).toBe(401);
+    expect((await api(server.url, 'POST', `/operator/v1/projection/quarantine/${seq}/reapply`, undefined, poisoned.auth)).status).toBe(401);
+    for (const bad of ['abc', '-1', '18446744073709551616', '1.5']) {
+      const r = await api(server.url, 'POST', `/operator/v1/projection/quarantine/${bad}/reapply`, undefined, operator);
+      expect(r.status, bad).toBe(400);
+      expect(JSON.stringify(r.body), bad).toContain('seq');
+    }
 
     // Re-applied before the fix, it fails again and stays parked, with the entry behind it.
     const early = await api(server.url, 'POST', `/operator/v1/projection/quarantine/${seq}/reapply`, undefined, operator);
