@@ -76,6 +76,19 @@ describe('a journal entry the read tables refuse', () => {
     expect(behind.status).toBe(503);
     expect(behind.body.code).toBe('PROJECTION_LAGGING');
 
+    // The same over GraphQL.
+    const orderOverGraphQL = async (who: SignedIn, orderId: string) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...who.auth },
+        body: JSON.stringify({ query: 'query($id: String) { order(orderId: $id) { status } }', variables: { id: orderId } }),
+        signal: AbortSignal.timeout(1000),
+      });
+      return (await res.json()) as { data?: { order?: { status: string } } | null; errors?: { extensions?: { code?: string } }[] };
+    };
+    expect((await orderOverGraphQL(bystander, other.body.orderId)).data?.order?.status).toBe('NEW');
+    expect(JSON.stringify((await orderOverGraphQL(poisoned, first.body.orderId)).errors)).toContain('PROJECTION_LAGGING');
+
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toContain(`trading_projection_quarantined_entry{seq="${seq}",sql_state="23514"} 1`);
     expect(metrics).toMatch(/^trading_projection_quarantined_entries 2$/m);
