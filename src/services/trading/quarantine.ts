@@ -100,19 +100,19 @@ export interface Footprinted {
   footprint: EntryFootprint;
 }
 
-/** What one statement does: apply `apply`, park `park`, and move the watermark past all of them. */
+/** What one statement does: apply `apply`, park `behind` and `failed`, and move the watermark past all of them. */
 export interface BatchPlan<E extends Footprinted> {
   apply: E[];
   /** Entries parked behind an earlier parked entry, with the seq of the one they wait behind. */
   behind: { entry: E; behindSeq: bigint }[];
-  /** An entry parked because it failed itself (only ever alone in a plan's `apply`-less form). */
+  /** An entry parked because it failed alone (then the plan holds nothing else). */
   failed?: { entry: E; err: unknown };
 }
 
 /** The keys of the parked entries, each with the entry that parked it first. */
 export class ParkedKeys {
   private readonly owner = new Map<string, bigint>();
-  readonly accounts = new Map<bigint, number>();
+  private readonly accounts = new Set<bigint>();
 
   get size(): number {
     return this.owner.size;
@@ -130,7 +130,7 @@ export class ParkedKeys {
 
   add(seq: bigint, footprint: EntryFootprint): void {
     for (const k of footprint.keys) if (!this.owner.has(k)) this.owner.set(k, seq);
-    for (const a of footprint.accounts) this.accounts.set(a, (this.accounts.get(a) ?? 0) + 1);
+    for (const a of footprint.accounts) this.accounts.add(a);
   }
 
   touchesAccount(accountIds: readonly bigint[]): boolean {
@@ -140,7 +140,7 @@ export class ParkedKeys {
   clone(): ParkedKeys {
     const c = new ParkedKeys();
     for (const [k, s] of this.owner) c.owner.set(k, s);
-    for (const [a, n] of this.accounts) c.accounts.set(a, n);
+    for (const a of this.accounts) c.accounts.add(a);
     return c;
   }
 }
