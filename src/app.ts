@@ -17,6 +17,7 @@ import { createHttpServer, createLogger } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
 import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/operator.ts';
 import type { RouteSpec } from './transport/rest/route.ts';
+import type { QuarantinedEntry } from './services/trading/index.ts';
 
 const LAST_USED_FLUSH_MS = 30_000;
 const TRADING_TIMER_MS = 250;
@@ -80,6 +81,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     if (!options.database) await database.close();
     throw err;
   });
+  metrics.watchQuarantine(() => services.orders.engine.quarantined);
   const graphql = createGraphQL({
     db: database.prisma,
     services,
@@ -100,6 +102,8 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     problemBaseUrl: config.problemBaseUrl,
     metrics,
     readiness: { database: () => database.ping(), redis: () => store.ping(), tradingEngine: async () => services.orders.engine.assertServing() },
+    // A quarantined entry costs the accounts it touches, not the exchange: named, still ready.
+    readinessNotes: () => quarantineNotes(services.orders.engine.quarantined),
     routes: [
       ...restRoutes(services),
       ...(config.operatorToken ? operatorRoutes(services) : []),
@@ -195,4 +199,25 @@ async function pageTokenSecret(config: Config): Promise<string> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, fresh, { mode: 0o600 });
   return fresh;
+}
+
+/**
+ * /readyz's `projection` field while entries are parked: each entry that failed itself,
+ * with its error and how many later entries wait behind it. Absent when none is parked.
+ */
+function quarantineNotes(parked: readonly QuarantinedEntry[]): Record<string, unknown> {
+  if (parked.length === 0) return {};
+  const failed = parked.filter((e) => e.behindSeq === null);
+  return {
+    projection: {
+      parkedEntries: parked.length,
+      quarantined: failed.map((e) => ({
+        seq: e.seq.toString(),
+        error: e.error,
+        sqlState: e.sqlState,
+        parkedAt: e.parkedAt.toISOString(),
+        parkedBehind: parked.filter((b) => b.behindSeq === e.seq).length,
+      })),
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one server instance (its own registry, so tests can run several). */
 export class Metrics {
@@ -38,6 +38,32 @@ export class Metrics {
   /** One journal entry's projection lag. */
   projectionLag(seconds: number): void {
     this.projection.observe(seconds);
+  }
+
+  /**
+   * The trading projection's quarantine, read at each scrape: how many entries are parked,
+   * and one series per entry that failed itself, named by its journal sequence and
+   * SQLSTATE (its error text is in the log line and in /readyz, not in a label).
+   */
+  watchQuarantine(parked: () => readonly { seq: bigint; sqlState: string | null; behindSeq: bigint | null }[]): void {
+    new Gauge({
+      name: 'trading_projection_quarantined_entries',
+      help: 'Trading journal entries parked by the projection (failed, or waiting behind one that failed); 0 when the read tables hold every entry',
+      registers: [this.registry],
+      collect() {
+        this.set(parked().length);
+      },
+    });
+    new Gauge({
+      name: 'trading_projection_quarantined_entry',
+      help: 'One series per trading journal entry the projection could not apply (1 while it is parked), by journal sequence and SQLSTATE',
+      labelNames: ['seq', 'sql_state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const e of parked()) if (e.behindSeq === null) this.set({ seq: e.seq.toString(), sql_state: e.sqlState ?? '' }, 1);
+      },
+    });
   }
 
   async render(): Promise<{ contentType: string; body: string }> {

@@ -104,7 +104,7 @@ export async function createServices(deps: ServiceDeps) {
     ledger,
     authenticator,
     limiter,
-    operator: createOperatorService({ db, limiter }),
+    operator: createOperatorService({ db, limiter, engine: orders.engine }),
     chain: createChainService({
       db,
       clock,

@@ -3,6 +3,7 @@ import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimi
 import type { Db } from '../infra/database.ts';
 import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
 import { checkReferences } from './consistency.ts';
+import type { TradingEngine } from './trading/index.ts';
 import type { RateLimiter } from './rateLimits.ts';
 
 export interface OverrideInput {
@@ -22,8 +23,8 @@ export interface OverrideInput {
  * Operator actions (the /operator/v1 API, served only with OPERATOR_TOKEN): rate-limit
  * overrides per account or API key, and an account's VIP tier.
  */
-export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
-  const { db, limiter } = deps;
+export function createOperatorService(deps: { db: Db; limiter: RateLimiter; engine: Pick<TradingEngine, 'quarantined' | 'reapplyQuarantined'> }) {
+  const { db, limiter, engine } = deps;
 
   async function target(input: { accountId?: string; apiKeyId?: string }) {
     if ((input.accountId === undefined) === (input.apiKeyId === undefined)) {
@@ -42,6 +43,18 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter }) {
   return {
     /** Every reference the projected tables hold without a foreign key resolves (docs/scaling.md). */
     checkReferences: () => checkReferences(db),
+
+    /** The parked trading journal entries (docs/scaling.md, "Quarantine"), with the public ids of the accounts each touches. */
+    async quarantinedEntries() {
+      const parked = engine.quarantined;
+      const ids = [...new Set(parked.flatMap((e) => e.accountIds))];
+      const accounts = await db.account.findMany({ where: { id: { in: ids } }, select: { id: true, publicId: true } });
+      const publicIds = new Map(accounts.map((a) => [a.id, a.publicId]));
+      return parked.map((e) => ({ ...e, accounts: e.accountIds.map((id) => publicIds.get(id)).filter((p): p is string => p !== undefined) }));
+    },
+
+    /** Projects a parked entry and those behind it, once what made it fail is fixed. */
+    reapplyQuarantined: (seq: bigint) => engine.reapplyQuarantined(seq),
 
     async putRateLimitOverride(input: OverrideInput) {
       for (const field of ['quotaWeight', 'periodMs', 'burstWeight'] as const) {

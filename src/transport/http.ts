@@ -37,6 +37,8 @@ export interface HttpDeps {
   metrics: Metrics;
   /** Liveness of what the service needs: each check rejects when its dependency is down. */
   readiness: Record<string, () => Promise<void>>;
+  /** What /readyz reports beside its checks without failing them (a quarantined projection entry). */
+  readinessNotes?: () => Record<string, unknown>;
   routes: RouteSpec[];
   auth: RouteAuth;
   /** Registers the non-/v1 transports (GraphQL) on the same server. */
@@ -162,10 +164,11 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   app.get('/readyz', { config: { operationId: 'readyz' }, schema: { hide: true } }, async (request, reply) => {
     const checks = await runChecks(deps.readiness);
     const ready = Object.values(checks).every((c) => c === 'ok');
-    if (ready) return { status: 'ok', checks };
+    const notes = deps.readinessNotes?.() ?? {};
+    if (ready) return { status: 'ok', checks, ...notes };
     return sendProblem(
       reply,
-      new ApiError('unavailable', 'a dependency is not reachable', { code: 'NOT_READY', extensions: { checks } }),
+      new ApiError('unavailable', 'a dependency is not reachable', { code: 'NOT_READY', extensions: { checks, ...notes } }),
       deps.problemBaseUrl,
       request,
     );

@@ -38,7 +38,7 @@ export async function findOwnOrder(ctx: TradingContext, account: AccountRef, inp
     const rule = ids === 'one' ? 'give exactly one of orderId and clientOrderId' : 'give orderId, clientOrderId or both';
     throw invalidArgument(prefix ? `${prefix}.orderId` : 'orderId', rule, 'one-of');
   }
-  await ctx.engine.readable();
+  await ctx.engine.readable(account.id);
   const row =
     input.orderId !== undefined
       ? await ctx.db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id, ...(both ? { clientOrderId: input.clientOrderId as string } : {}) } })

@@ -35,7 +35,7 @@ import {
 import type { EngineOwner } from './ownership.ts';
 import { isFenceLost } from './persist.ts';
 import { isReadTimeout } from '../../infra/databaseErrors.ts';
-import { Projector } from './projector.ts';
+import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './projector.ts';
 import { Publications } from '../publications.ts';
 import { CommitAbandoned, Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
@@ -191,6 +191,8 @@ export class TradingEngine {
   private clientIdsPrunedAt = 0;
   /** Counts clears of `clientIds`: a read of the table begun before one is not kept. */
   private clientIdsEpoch = 0;
+  /** Entries parked when memory was last rebuilt: memory, loaded from the tables, lacks them. */
+  private parkedAtRebuild = new Set<bigint>();
   /** False from a lost lock or a moved fence until the lock is held and the fence moved again. */
   private owned = true;
 
@@ -199,7 +201,13 @@ export class TradingEngine {
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
     this.publications = new Publications(deps.events);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
-    this.projector = new Projector(deps.sql, this.journal, { name: 'trading', logger: deps.logger, delayMs: deps.projectionDelayMs ?? 0, ...(deps.onProjectionLag ? { onLag: deps.onProjectionLag } : {}) });
+    this.projector = new Projector(deps.sql, this.journal, {
+      name: 'trading',
+      logger: deps.logger,
+      delayMs: deps.projectionDelayMs ?? 0,
+      systemAccounts: new Set([deps.systemAccounts.fees, deps.systemAccounts.custody]),
+      ...(deps.onProjectionLag ? { onLag: deps.onProjectionLag } : {}),
+    });
     this.sequencer = new Sequencer(
       (ws, deadline) => this.commit(ws, deadline),
       (err) => this.recover(err),
@@ -250,9 +258,31 @@ export class TradingEngine {
     );
   }
 
-  /** Resolves once the read tables reflect every acknowledged change; 503 past its bound. */
-  readable(): Promise<void> {
-    return this.projector.reached(this.journal.lastSeq, READ_BARRIER_MS);
+  /**
+   * Resolves once the read tables reflect every acknowledged change; 503 past its bound,
+   * and at once for a read of `accountIds` whose rows wait behind a quarantined entry.
+   */
+  readable(...accountIds: bigint[]): Promise<void> {
+    return this.projector.reached(this.journal.lastSeq, READ_BARRIER_MS, accountIds);
+  }
+
+  /** The journal entries the projection parked (docs/scaling.md, "Quarantine"), oldest first. */
+  get quarantined(): readonly QuarantinedEntry[] {
+    return this.projector.parkedEntries;
+  }
+
+  /**
+   * Projects a parked entry and those parked behind it, after the operator fixed what made
+   * it fail. Memory rebuilt while they were parked was loaded from tables without them:
+   * then it is rebuilt again, now that the tables hold them.
+   */
+  async reapplyQuarantined(seq: bigint): Promise<ReapplyOutcome> {
+    const outcome = await this.projector.reapply(seq);
+    if (outcome.reapplied.some((s) => this.parkedAtRebuild.has(s))) {
+      for (const s of outcome.reapplied) this.parkedAtRebuild.delete(s);
+      this.sequencer.interrupt(new Error('quarantined journal entries were re-applied that memory, rebuilt while they were parked, lacks'));
+    }
+    return outcome;
   }
 
   /** Resolves when every job submitted before the call has been committed or refused. */
@@ -501,14 +531,14 @@ export class TradingEngine {
     this.clientIdsPrunedAt = nowMs;
     // An idle account's ids are read again from the table when next needed, so they are
     // forgotten only while the table holds every reservation acknowledged so far.
-    const projected = this.projector.watermark >= this.journal.lastSeq;
+    const projected = this.projector.watermark >= this.journal.lastSeq && this.projector.complete;
     for (const [accountId, { ids, usedAt }] of this.clientIds) {
       if (projected && usedAt < nowMs - CLIENT_ID_IDLE_MS) this.clientIds.delete(accountId);
       else for (const [id, until] of ids) if (until <= nowMs) ids.delete(id);
     }
     this.withdrawals.prune(nowMs, projected);
     await this.deps.db.clientOrderIdReservation.deleteMany({ where: { expiresAt: { lte: new Date(nowMs) } } });
-    await this.journal.prune(new Date(nowMs - JOURNAL_RETENTION_MS), this.projector.watermark);
+    await this.journal.prune(new Date(nowMs - JOURNAL_RETENTION_MS), this.projector.prunableThrough);
   }
 
   // ---- Inside the engine -------------------------------------------------------------------
@@ -586,6 +616,7 @@ export class TradingEngine {
    */
   private async rebuild(): Promise<void> {
     await this.syncFromJournal();
+    this.parkedAtRebuild = new Set(this.projector.parkedEntries.map((e) => e.seq));
     // Balances loaded while the tables were still behind the journal must not be used.
     this.balances.reset();
     const nextOrderIds = await MonotonicIds.after(this.deps.db, 'Order');

@@ -6,6 +6,7 @@
 export { createOrdersService, type OrdersService } from './orders.ts';
 export { createLedgerService } from './ledger.ts';
 export type { TradingEngine } from './engine.ts';
+export type { QuarantinedEntry } from './projector.ts';
 export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';

@@ -126,7 +126,7 @@ export function createLedgerService(deps: LedgerDeps) {
           : {}),
       };
       const dir = reversed ? 'desc' : 'asc';
-      await engine.readable();
+      await engine.readable(account.id);
       const rows = await db.ledgerTransferLeg.findMany({
         where,
         orderBy: [{ timestampUs: dir }, { id: dir }],

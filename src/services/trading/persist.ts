@@ -196,7 +196,30 @@ export interface WatermarkStep {
   name: string;
   from: bigint;
   to: bigint;
+  /** Entries the step moves past without applying them: parked in the quarantine by the same statement. */
+  park?: QuarantineInsert[];
 }
+
+/**
+ * The re-apply of one parked entry (the operator's): it applies only while the entry is
+ * still parked, and marks it re-applied in the same statement, so it is applied once.
+ */
+export interface ReapplyStep {
+  name: string;
+  reapply: bigint;
+}
+
+export interface QuarantineInsert {
+  seq: bigint;
+  error: string;
+  sqlState: string | null;
+  behindSeq: bigint | null;
+  keys: string[];
+  accountIds: bigint[];
+}
+
+const quarantineJson = (rows: QuarantineInsert[]) =>
+  JSON.stringify(rows.map((r) => ({ seq: r.seq.toString(), error: r.error, sqlState: r.sqlState, behindSeq: r.behindSeq?.toString() ?? null, keys: r.keys, accountIds: r.accountIds.map(String) })));
 
 /**
  * The projection of journal entries `step.from + 1 .. step.to` as one SQL statement of
@@ -205,12 +228,26 @@ export interface WatermarkStep {
  * where the entries begin, so applying entries again changes nothing. Every part sees the
  * same snapshot, which is sound because the write set never touches a row twice: an
  * order new in the batch is inserted with its final state, never also updated, and
- * balance deltas are summed per key.
+ * balance deltas are summed per key. A watermark step may also park entries in the
+ * quarantine (`step.park`); a re-apply step's first part instead marks one parked entry
+ * re-applied, and the rest applies only if it was still parked.
  */
-export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: string; values: string[] } {
+export function writeSetStatement(ws: WriteSet, step: WatermarkStep | ReapplyStep): { text: string; values: string[] } {
   const p = new Params();
-  p.values.push(step.name, step.to.toString(), step.from.toString());
-  const parts: string[] = [`UPDATE "ProjectionWatermark" SET seq = $2::bigint WHERE name = $1 AND seq = $3::bigint RETURNING 1`];
+  const parts: string[] = [];
+  if ('reapply' in step) {
+    p.values.push(step.name, step.reapply.toString());
+    parts.push(`UPDATE "ProjectionQuarantine" SET status = 'REAPPLIED', "reappliedAt" = now() WHERE name = $1 AND seq = $2::bigint AND status = 'PARKED' RETURNING 1`);
+  } else {
+    p.values.push(step.name, step.to.toString(), step.from.toString());
+    parts.push(`UPDATE "ProjectionWatermark" SET seq = $2::bigint WHERE name = $1 AND seq = $3::bigint RETURNING 1`);
+    if (step.park && step.park.length > 0) {
+      p.values.push(quarantineJson(step.park));
+      parts.push(`INSERT INTO "ProjectionQuarantine" (name, seq, error, "sqlState", "behindSeq", keys, "accountIds")
+        SELECT $1, q.seq, q.error, q."sqlState", q."behindSeq", ARRAY(SELECT jsonb_array_elements_text(q.keys)), ARRAY(SELECT jsonb_array_elements_text(q."accountIds")::bigint)
+        FROM jsonb_to_recordset($${p.values.length}::jsonb) AS q(seq bigint, error text, "sqlState" text, "behindSeq" bigint, keys jsonb, "accountIds" jsonb) WHERE ${GUARD}`);
+    }
+  }
   if (ws.newOrders.size > 0) parts.push(insert(p, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]));
   if (ws.riskLegs.length > 0) parts.push(insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs));
   if (ws.changedOrders.size > 0) {
@@ -243,7 +280,9 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
   }
   if (ws.sequences.size > 0) {
     const rows = [...ws.sequences].map(([symbolId, s]) => ({ symbolId, ...s }));
-    parts.push(`UPDATE "MarketSequence" AS m SET "lastMatchId" = s."lastMatchId", "lastPrioritySeq" = s."lastPrioritySeq", "lastBookSeq" = s."lastBookSeq"
+    // A re-applied entry is older than the counters later entries stored: it never moves them back.
+    const set = ['lastMatchId', 'lastPrioritySeq', 'lastBookSeq'].map((c) => ('reapply' in step ? `"${c}" = GREATEST(m."${c}", s."${c}")` : `"${c}" = s."${c}"`));
+    parts.push(`UPDATE "MarketSequence" AS m SET ${set.join(', ')}
       FROM ${unnest(p, SEQUENCE_COLUMNS, rows, 's')} WHERE m."symbolId" = s."symbolId" AND ${GUARD}`);
   }
   if (ws.clientOrderIds.length > 0) {
@@ -276,7 +315,7 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep): { text: st
  * False when the watermark was not at `step.from` (the entries were applied already, or
  * others are missing before them): then nothing changed.
  */
-export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: WatermarkStep): Promise<boolean> {
+export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: WatermarkStep | ReapplyStep): Promise<boolean> {
   const { text, values } = writeSetStatement(ws, step);
   // A batch's text depends only on which parts it has, so a few texts cover every batch,
   // and parsing and planning this many CTEs costs PostgreSQL more than a small batch's rows.

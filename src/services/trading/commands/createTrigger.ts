@@ -13,7 +13,7 @@ export async function createTrigger(ctx: TradingContext, caller: Caller, input: 
   const spec = validateTrigger(input, market);
   if (spec.clientTriggerId !== null) {
     // A terminal trigger is no longer in the engine's memory: its id is found in the table.
-    await ctx.engine.readable();
+    await ctx.engine.readable(account.id);
     const ended = await ctx.db.trigger.findUnique({ where: { accountId_clientTriggerId: { accountId: account.id, clientTriggerId: spec.clientTriggerId } } });
     if (ended) return { trigger: checkSameTrigger(ended as typeof ended & TriggerSpec['row'], spec), existing: true, market };
   }

@@ -23,7 +23,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
   );
   const withRisk = input.includeAttachedRisk === true || input.includeAttachedRiskState === true;
   // Trigger links and attached-risk legs live in the projected tables: read them behind the barrier.
-  if (input.triggerId !== undefined || withRisk) await ctx.engine.readable();
+  if (input.triggerId !== undefined || withRisk) await ctx.engine.readable(account.id);
   if (input.triggerId !== undefined) {
     // Child orders of one of the account's triggers; another account's trigger id matches nothing.
     const children = await ctx.db.order.findMany({ where: { accountId: account.id, isOpen: true, originTrigger: { publicId: input.triggerId, accountId: account.id } }, select: { id: true } });

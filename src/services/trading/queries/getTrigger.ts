@@ -9,7 +9,7 @@ const notFound = () => new ApiError('not-found', 'trigger not found', { code: 'T
 
 /** The account's trigger named by its public id or clientTriggerId, as projected (another account's: 404). */
 export async function findOwnTrigger(ctx: TradingContext, accountId: bigint, input: { triggerId?: string; clientTriggerId?: string }) {
-  await ctx.engine.readable();
+  await ctx.engine.readable(accountId);
   const row =
     input.triggerId !== undefined
       ? await ctx.db.trigger.findFirst({ where: { publicId: input.triggerId, accountId }, include: { parentOrder: { select: { publicId: true } } } })

@@ -26,7 +26,7 @@ export async function getTriggers(
   const filters = { account: account.publicId, statuses, symbolId: symbolId ?? null, triggerType: input.triggerType ?? null, parentOrderId: input.parentOrderId ?? null };
   const binding = { operation: 'listTriggers', caller: caller.rootPublicId, filters };
   const cursor = ctx.pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
-  await ctx.engine.readable();
+  await ctx.engine.readable(account.id);
   const where: Prisma.TriggerWhereInput = {
     accountId: account.id,
     ...(statuses.length > 0 ? { status: { in: statuses as TriggerStatus[] } } : {}),

@@ -18,7 +18,7 @@ export async function getUserTrades(ctx: TradingContext, caller: Caller, input: 
   const binding = { operation: 'listTrades', caller: caller.rootPublicId, filters };
   const cursor = ctx.pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding);
   let orderDbId: bigint | undefined;
-  await ctx.engine.readable();
+  await ctx.engine.readable(account.id);
   if (input.orderId !== undefined) {
     const o = await ctx.db.order.findFirst({ where: { publicId: input.orderId, accountId: account.id }, select: { id: true } });
     if (!o) return { trades: [], transfers: [], nextPageToken: '' };

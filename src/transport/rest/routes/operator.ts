@@ -28,7 +28,45 @@ export function operatorTokenCheck(token: string) {
 
 /** The operator API: served only when OPERATOR_TOKEN is set. */
 export function operatorRoutes(s: Services) {
-  return [...operatorRateLimitRoutes(s), ...operatorLedgerRoutes(s), ...operatorChainRoutes(s)];
+  return [...operatorRateLimitRoutes(s), ...operatorLedgerRoutes(s), ...operatorChainRoutes(s), ...operatorProjectionRoutes(s)];
+}
+
+/** The trading projection's quarantine (docs/scaling.md, "Quarantine"). */
+function operatorProjectionRoutes(s: Services) {
+  return [
+    defineRoute({
+      operationId: 'listQuarantinedEntries',
+      method: 'GET',
+      url: '/operator/v1/projection/quarantine',
+      summary: 'List the trading journal entries the projection parked: those that failed, and those waiting behind them',
+      auth: 'operator',
+      handler: async () => ({
+        entries: (await s.operator.quarantinedEntries()).map((e) => ({
+          seq: e.seq.toString(),
+          error: e.error,
+          ...(e.sqlState !== null ? { sqlState: e.sqlState } : {}),
+          ...(e.behindSeq !== null ? { behindSeq: e.behindSeq.toString() } : {}),
+          parkedAt: toRfc3339(e.parkedAt),
+          accounts: e.accounts,
+        })),
+      }),
+    }),
+    defineRoute({
+      operationId: 'reapplyQuarantinedEntry',
+      method: 'POST',
+      url: '/operator/v1/projection/quarantine/:seq/reapply',
+      summary: 'Project a parked entry and the entries parked behind it, in sequence order, after what made it fail was fixed',
+      auth: 'operator',
+      params: z.object({ seq: uint64() }),
+      handler: async ({ params }) => {
+        const outcome = await s.operator.reapplyQuarantined(params.seq);
+        return {
+          reapplied: outcome.reapplied.map(String),
+          ...(outcome.failed ? { failed: { seq: outcome.failed.seq.toString(), error: outcome.failed.error, ...(outcome.failed.sqlState !== null ? { sqlState: outcome.failed.sqlState } : {}) } } : {}),
+        };
+      },
+    }),
+  ];
 }
 
 /** The simulated chain's controls (docs/chain.md): what a real chain's watcher would report. */
