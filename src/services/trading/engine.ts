@@ -39,6 +39,7 @@ import { Publications } from '../publications.ts';
 import { Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
 import { switchKey, type WithdrawStatusRow, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
+import { misfitError, writeSetMisfit } from './storable.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 import { WithdrawalBook, type PreparedWithdrawal, type WithdrawHold, type WithdrawSubmission } from './withdrawals.ts';
 
@@ -205,6 +206,10 @@ export class TradingEngine {
       deps.commitDeadlineMs ?? Number.POSITIVE_INFINITY,
       // Triggers fire inside the job whose trade crossed them: the same journal entry.
       (ws) => this.fireCrossedTriggers(ws),
+      (ws) => {
+        const misfit = writeSetMisfit(ws);
+        return misfit ? misfitError(misfit) : null;
+      },
     );
   }
 

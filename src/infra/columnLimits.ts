@@ -1,0 +1,153 @@
+import { columnSpecs } from '../generated/columnLimits.ts';
+
+/** One column as Prisma's DMMF states it (written by scripts/column-limits.ts). */
+export interface ColumnSpec {
+  /** The Prisma scalar type (Int, BigInt, Decimal, String, ...), or Enum. */
+  type: string;
+  list: boolean;
+  /** `@db.Decimal(78, 0)` is ['Decimal', ['78', '0']]. */
+  nativeType: [string, string[]] | null;
+  /** Some index (primary key, unique or plain) holds the column. */
+  indexed: boolean;
+}
+
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A btree index entry holds at most 2704 bytes (PostgreSQL: a third of an 8 kB page, less
+ * its headers). No index of the schema holds more than two text columns
+ * (test/unit/column-limits.test.ts checks it), so 1024 bytes of UTF-8 per indexed text
+ * column, with the other columns' 8 bytes each and the tuple headers, always fits.
+ */
+export const INDEXED_TEXT_MAX_BYTES = 1024;
+/** Longest array a list column takes: far past any real use, far below PostgreSQL's 1 GB value. */
+export const MAX_LIST_LENGTH = 10_000;
+
+/** Why a value does not fit its column; null when it does. */
+export type Misfit = string | null;
+
+const utf8 = new TextEncoder();
+
+// U+0000 is the one character PostgreSQL text and jsonb cannot hold; a lone surrogate is
+// not Unicode and would be stored as U+FFFD, so not as sent.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `text` cannot be stored in a text or jsonb column, or null. */
+export function textMisfit(text: string): Misfit {
+  return UNSTORABLE_TEXT.test(text) ? 'holds U+0000 or a lone surrogate, which cannot be stored' : null;
+}
+
+/** JSON text (escapes decoded) as jsonb takes it: valid, and no string in it holds what text cannot. */
+function jsonMisfit(text: string): Misfit {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'must be valid JSON';
+  }
+  const walk = (v: unknown): Misfit => {
+    if (typeof v === 'string') return textMisfit(v);
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        const bad = walk(item);
+        if (bad) return bad;
+      }
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        const bad = textMisfit(k) ?? walk(item);
+        if (bad) return bad;
+      }
+    }
+    return null;
+  };
+  return walk(parsed);
+}
+
+function scalarMisfit(spec: ColumnSpec, v: unknown): Misfit {
+  switch (spec.type) {
+    case 'Int': {
+      const n = typeof v === 'bigint' ? Number(v) : v;
+      return typeof n === 'number' && Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX ? null : `must be a whole number from ${INT32_MIN} to ${INT32_MAX}`;
+    }
+    case 'BigInt': {
+      const b = typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
+      return typeof b === 'bigint' && b >= INT64_MIN && b <= INT64_MAX ? null : `must be a whole number from ${INT64_MIN} to ${INT64_MAX}`;
+    }
+    case 'Decimal': {
+      const [precision, scale] = (spec.nativeType?.[1] ?? []).map(Number);
+      // numeric without a precision holds up to 131072 digits before the point.
+      const digits = precision === undefined ? 131_072 : precision - (scale ?? 0);
+      const b = typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v;
+      if (typeof b !== 'bigint') return 'must be a whole number';
+      const abs = b < 0n ? -b : b;
+      return abs < 10n ** BigInt(digits) ? null : `must have at most ${digits} digits`;
+    }
+    case 'Float':
+      return typeof v === 'number' && Number.isFinite(v) ? null : 'must be a finite number';
+    case 'Boolean':
+      return typeof v === 'boolean' ? null : 'must be true or false';
+    case 'DateTime':
+      return v instanceof Date && !Number.isNaN(v.getTime()) ? null : 'must be a valid time';
+    case 'String': {
+      if (typeof v !== 'string') return 'must be text';
+      const bad = textMisfit(v);
+      if (bad) return bad;
+      if (spec.nativeType?.[0] === 'VarChar' || spec.nativeType?.[0] === 'Char') {
+        const max = Number(spec.nativeType[1][0]);
+        if ([...v].length > max) return `must be at most ${max} characters`;
+      }
+      // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no encoding.
+      if (spec.indexed && v.length * 3 > INDEXED_TEXT_MAX_BYTES && utf8.encode(v).length > INDEXED_TEXT_MAX_BYTES) {
+        return `must be at most ${INDEXED_TEXT_MAX_BYTES} bytes of UTF-8`;
+      }
+      return null;
+    }
+    case 'Json':
+      return typeof v === 'string' ? jsonMisfit(v) : null;
+    default:
+      return null;
+  }
+}
+
+/** Why `value` does not fit the column `spec` describes, or null. Null (SQL NULL) always fits here; NOT NULL is the table's to say. */
+export function columnMisfit(spec: ColumnSpec, value: unknown): Misfit {
+  if (value === null || value === undefined) return null;
+  if (!spec.list) return scalarMisfit(spec, value);
+  if (!Array.isArray(value)) return 'must be a list';
+  if (value.length > MAX_LIST_LENGTH) return `must hold at most ${MAX_LIST_LENGTH} items`;
+  for (const item of value) {
+    const bad = scalarMisfit(spec, item);
+    if (bad) return `holds an item that ${bad.replace(/^must/, 'does not')}`;
+  }
+  return null;
+}
+
+/** The columns of `model` as the schema states them; throws for a model the schema lacks (a bug). */
+export function modelSpecs(model: string): Record<string, ColumnSpec> {
+  const specs = columnSpecs[model];
+  if (!specs) throw new Error(`schema.prisma has no model ${model}`);
+  return specs;
+}
+
+/** A value that does not fit its column: which model and column, and why. */
+export interface RowMisfit {
+  model: string;
+  column: string;
+  reason: string;
+}
+
+/** The first of `columns` of `row` that does not fit `model`'s table, or null. */
+export function rowMisfit(model: string, columns: readonly string[], row: Record<string, unknown>): RowMisfit | null {
+  const specs = modelSpecs(model);
+  for (const column of columns) {
+    const spec = specs[column];
+    if (!spec) throw new Error(`schema.prisma has no column ${model}.${column}`);
+    const reason = columnMisfit(spec, row[column]);
+    if (reason) return { model, column, reason };
+  }
+  return null;
+}
