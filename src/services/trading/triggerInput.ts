@@ -1,4 +1,4 @@
-import { directionOf, ladderLevels, type Distribution } from '../../domain/triggers/index.ts';
+import { directionOf, ladderLevels, trailingDistanceOf, type Distribution } from '../../domain/triggers/index.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
@@ -113,26 +113,16 @@ function trailingSpec(
   price: (text: string, field: string) => bigint,
 ): TriggerSpec {
   const field = 'trigger.trailingStop';
-  if ((b.trailingDistanceTicks === undefined) === (b.trailingDistanceBps === undefined)) {
-    throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
-  }
-  let ticks: bigint | null = null;
-  if (b.trailingDistanceTicks !== undefined) {
-    if (!/^[1-9][0-9]{0,8}$/.test(b.trailingDistanceTicks)) throw invalidArgument(`${field}.trailingDistanceTicks`, 'must be a whole number of ticks, 1 to 999999999', 'range');
-    ticks = BigInt(b.trailingDistanceTicks);
-  }
-  if (b.trailingDistanceBps !== undefined && (!Number.isInteger(b.trailingDistanceBps) || b.trailingDistanceBps <= 0 || b.trailingDistanceBps >= 10_000)) {
-    throw invalidArgument(`${field}.trailingDistanceBps`, 'must be 1 to 9999', 'range');
-  }
+  const { ticks, bps } = trailingDistanceOf(field, b);
   const activationPrice = b.activationPrice !== undefined ? price(b.activationPrice, `${field}.activationPrice`) : null;
-  const params = { activationPrice: activationPrice?.toString() ?? null, trailingDistanceTicks: ticks?.toString() ?? null, trailingDistanceBps: b.trailingDistanceBps ?? null };
+  const params = { activationPrice: activationPrice?.toString() ?? null, trailingDistanceTicks: ticks?.toString() ?? null, trailingDistanceBps: bps };
   const triggerDirection = b.side === 'SELL' ? 'BELOW' : 'ABOVE';
   return {
     block: 'trailingStop',
     clientTriggerId: common.clientTriggerId,
     triggerDirection,
     triggerPrice: 0n,
-    trailing: { side: b.side, activationPrice, distance: ticks !== null ? { ticks, tickSize: market.tickSize } : { bps: b.trailingDistanceBps as number } },
+    trailing: { side: b.side, activationPrice, distance: ticks !== null ? { ticks, tickSize: market.tickSize } : { bps: bps as number } },
     row: {
       ...common,
       triggerType: 'TRAILING_STOP',
