@@ -28,6 +28,9 @@ export interface CreateTriggerInput {
   };
 }
 
+/** The one rule for a clientTriggerId, whatever the transport (REST's schema states it from here too). */
+export const CLIENT_TRIGGER_ID = { maxLength: 64, pattern: /^[\x21-\x7e]+$/ } as const;
+
 const BLOCKS = ['stopLoss', 'takeProfit', 'trailingStop', 'twap', 'ladder'] as const;
 
 /** Checks a trigger's body against its market: exactly one strategy block, prices on the tick, quantity in lots. */
@@ -36,6 +39,10 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');
   const block = given[0] as (typeof BLOCKS)[number];
+  const id = t.clientTriggerId;
+  if (id !== undefined && (typeof id !== 'string' || id.length < 1 || id.length > CLIENT_TRIGGER_ID.maxLength || !CLIENT_TRIGGER_ID.pattern.test(id))) {
+    throw invalidArgument('trigger.clientTriggerId', `must be 1 to ${CLIENT_TRIGGER_ID.maxLength} printable ASCII characters`, 'client-trigger-id');
+  }
   const side = (t[block] as { side: 'BUY' | 'SELL' }).side;
   const feeAsset = t.feeAsset ?? 'QUOTE';
   if (side === 'SELL' && feeAsset !== 'QUOTE') throw invalidArgument('trigger.feeAsset', 'SELL children pay fees in QUOTE', 'sell-fee-asset');
