@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { triggerEventView, triggerView } from '../../../services/trading/index.ts';
-import { CLIENT_TRIGGER_ID } from '../../../services/trading/triggerInput.ts';
+import { CLIENT_TRIGGER_ID, triggerEventView, triggerView } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import { int32, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
