@@ -23,6 +23,13 @@ export const INT64_MAX = 2n ** 63n - 1n;
  * column, with the other columns' 8 bytes each and the tuple headers, always fits.
  */
 export const INDEXED_TEXT_MAX_BYTES = 1024;
+/**
+ * Largest magnitude of a Float (double precision) value. PostgreSQL holds every finite
+ * double, but Prisma sends a Float as decimal text of 16 significant digits, which rounds
+ * the largest doubles (above about 1.797693134862315e308) past the largest one, and
+ * PostgreSQL refuses those as out of range: 1e308 leaves the rounding room.
+ */
+export const FLOAT_MAX_MAGNITUDE = 1e308;
 /** Longest array a list column takes: far past any real use, far below PostgreSQL's 1 GB value. */
 export const MAX_LIST_LENGTH = 10_000;
 
@@ -87,7 +94,7 @@ function scalarMisfit(spec: ColumnSpec, v: unknown): Misfit {
       return abs < 10n ** BigInt(digits) ? null : `must have at most ${digits} digits`;
     }
     case 'Float':
-      return typeof v === 'number' && Number.isFinite(v) ? null : 'must be a finite number';
+      return typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= FLOAT_MAX_MAGNITUDE ? null : `must be a finite number from -${FLOAT_MAX_MAGNITUDE} to ${FLOAT_MAX_MAGNITUDE}`;
     case 'Boolean':
       return typeof v === 'boolean' ? null : 'must be true or false';
     case 'DateTime':
