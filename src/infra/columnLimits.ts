@@ -43,10 +43,15 @@ const utf8 = new TextEncoder();
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const UNSTORABLE_CHARACTER = 'holds U+0000 or a lone surrogate, which cannot be stored';
+
 /** Why `text` cannot be stored in a text or jsonb column, or null. */
 export function textMisfit(text: string): Misfit {
-  return UNSTORABLE_TEXT.test(text) ? 'holds U+0000 or a lone surrogate, which cannot be stored' : null;
+  return UNSTORABLE_TEXT.test(text) ? UNSTORABLE_CHARACTER : null;
 }
+
+/** The error code of a misfit: `INVALID_CHARACTER` for a character text cannot hold (as for U+0000 anywhere, docs/api-decisions.md), else the default. */
+export const misfitCode = (reason: string): string | undefined => (reason === UNSTORABLE_CHARACTER ? 'INVALID_CHARACTER' : undefined);
 
 /** JSON text (escapes decoded) as jsonb takes it: valid, and no string in it holds what text cannot. */
 function jsonMisfit(text: string): Misfit {

@@ -27,7 +27,7 @@ const MAX_REBUILD_BACKOFF_MS = 5_000;
 /** How long past a group's deadline its commit may still answer before it is given up. */
 const DEADLINE_MARGIN_MS = 250;
 
-const rebuildingError = () =>
+export const rebuildingError = () =>
   new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
 
 // The database refused the commit or could not confirm it: usually nothing was stored, but
