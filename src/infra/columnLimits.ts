@@ -43,11 +43,14 @@ const utf8 = new TextEncoder();
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// eslint-disable-next-line no-control-regex
+const SUSPECT_TEXT = /[\u0000\uD800-\uDFFF]/;
 const UNSTORABLE_CHARACTER = 'holds U+0000 or a lone surrogate, which cannot be stored';
 
 /** Why `text` cannot be stored in a text or jsonb column, or null. */
 export function textMisfit(text: string): Misfit {
-  return UNSTORABLE_TEXT.test(text) ? UNSTORABLE_CHARACTER : null;
+  // Most text holds neither U+0000 nor a surrogate: one cheap scan, the exact one only then.
+  return SUSPECT_TEXT.test(text) && UNSTORABLE_TEXT.test(text) ? UNSTORABLE_CHARACTER : null;
 }
 
 /** The error code of a misfit: `INVALID_CHARACTER` for a character text cannot hold (as for U+0000 anywhere, docs/api-decisions.md), else the default. */
@@ -79,63 +82,94 @@ function jsonMisfit(text: string): Misfit {
   return walk(parsed);
 }
 
-function scalarMisfit(spec: ColumnSpec, v: unknown): Misfit {
+type Check = (v: unknown) => Misfit;
+
+/** The check of one scalar of `spec`, its bounds worked out once (it runs for every value of every job). */
+function scalarCheck(spec: ColumnSpec): Check {
   switch (spec.type) {
     case 'Int': {
-      const n = typeof v === 'bigint' ? Number(v) : v;
-      return typeof n === 'number' && Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX ? null : `must be a whole number from ${INT32_MIN} to ${INT32_MAX}`;
+      const why = `must be a whole number from ${INT32_MIN} to ${INT32_MAX}`;
+      return (v) => {
+        const n = typeof v === 'bigint' ? Number(v) : v;
+        return typeof n === 'number' && Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX ? null : why;
+      };
     }
     case 'BigInt': {
-      const b = typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
-      return typeof b === 'bigint' && b >= INT64_MIN && b <= INT64_MAX ? null : `must be a whole number from ${INT64_MIN} to ${INT64_MAX}`;
+      const why = `must be a whole number from ${INT64_MIN} to ${INT64_MAX}`;
+      return (v) => {
+        const b = typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
+        return typeof b === 'bigint' && b >= INT64_MIN && b <= INT64_MAX ? null : why;
+      };
     }
     case 'Decimal': {
       const [precision, scale] = (spec.nativeType?.[1] ?? []).map(Number);
       // numeric without a precision holds up to 131072 digits before the point.
       const digits = precision === undefined ? 131_072 : precision - (scale ?? 0);
-      const b = typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v;
-      if (typeof b !== 'bigint') return 'must be a whole number';
-      const abs = b < 0n ? -b : b;
-      return abs < 10n ** BigInt(digits) ? null : `must have at most ${digits} digits`;
+      const limit = 10n ** BigInt(digits);
+      const why = `must have at most ${digits} digits`;
+      return (v) => {
+        const b = typeof v === 'string' && /^-?[0-9]+$/.test(v) ? BigInt(v) : v;
+        if (typeof b !== 'bigint') return 'must be a whole number';
+        return b < limit && b > -limit ? null : why;
+      };
     }
-    case 'Float':
-      return typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= FLOAT_MAX_MAGNITUDE ? null : `must be a finite number from -${FLOAT_MAX_MAGNITUDE} to ${FLOAT_MAX_MAGNITUDE}`;
+    case 'Float': {
+      const why = `must be a finite number from -${FLOAT_MAX_MAGNITUDE} to ${FLOAT_MAX_MAGNITUDE}`;
+      return (v) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= FLOAT_MAX_MAGNITUDE ? null : why);
+    }
     case 'Boolean':
-      return typeof v === 'boolean' ? null : 'must be true or false';
+      return (v) => (typeof v === 'boolean' ? null : 'must be true or false');
     case 'DateTime':
-      return v instanceof Date && !Number.isNaN(v.getTime()) ? null : 'must be a valid time';
+      return (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? null : 'must be a valid time');
     case 'String': {
-      if (typeof v !== 'string') return 'must be text';
-      const bad = textMisfit(v);
-      if (bad) return bad;
-      if (spec.nativeType?.[0] === 'VarChar' || spec.nativeType?.[0] === 'Char') {
-        const max = Number(spec.nativeType[1][0]);
-        if ([...v].length > max) return `must be at most ${max} characters`;
-      }
-      // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no encoding.
-      if (spec.indexed && v.length * 3 > INDEXED_TEXT_MAX_BYTES && utf8.encode(v).length > INDEXED_TEXT_MAX_BYTES) {
-        return `must be at most ${INDEXED_TEXT_MAX_BYTES} bytes of UTF-8`;
-      }
-      return null;
+      const native = spec.nativeType?.[0];
+      const maxChars = native === 'VarChar' || native === 'Char' ? Number(spec.nativeType?.[1][0]) : undefined;
+      const indexed = spec.indexed;
+      return (v) => {
+        if (typeof v !== 'string') return 'must be text';
+        const bad = textMisfit(v);
+        if (bad) return bad;
+        if (maxChars !== undefined && [...v].length > maxChars) return `must be at most ${maxChars} characters`;
+        // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no encoding.
+        if (indexed && v.length * 3 > INDEXED_TEXT_MAX_BYTES && utf8.encode(v).length > INDEXED_TEXT_MAX_BYTES) {
+          return `must be at most ${INDEXED_TEXT_MAX_BYTES} bytes of UTF-8`;
+        }
+        return null;
+      };
     }
     case 'Json':
-      return typeof v === 'string' ? jsonMisfit(v) : null;
+      return (v) => (typeof v === 'string' ? jsonMisfit(v) : null);
     default:
-      return null;
+      return () => null;
   }
 }
 
-/** Why `value` does not fit the column `spec` describes, or null. Null (SQL NULL) always fits here; NOT NULL is the table's to say. */
+const checks = new WeakMap<ColumnSpec, Check>();
+
+/** The check of a column of `spec`, null values included (SQL NULL always fits here; NOT NULL is the table's to say). */
+function columnCheck(spec: ColumnSpec): Check {
+  let check = checks.get(spec);
+  if (check) return check;
+  const scalar = scalarCheck(spec);
+  check = spec.list
+    ? (value) => {
+        if (value === null || value === undefined) return null;
+        if (!Array.isArray(value)) return 'must be a list';
+        if (value.length > MAX_LIST_LENGTH) return `must hold at most ${MAX_LIST_LENGTH} items`;
+        for (const item of value) {
+          const bad = scalar(item);
+          if (bad) return `holds an item that ${bad.replace(/^must/, 'does not')}`;
+        }
+        return null;
+      }
+    : (value) => (value === null || value === undefined ? null : scalar(value));
+  checks.set(spec, check);
+  return check;
+}
+
+/** Why `value` does not fit the column `spec` describes, or null. */
 export function columnMisfit(spec: ColumnSpec, value: unknown): Misfit {
-  if (value === null || value === undefined) return null;
-  if (!spec.list) return scalarMisfit(spec, value);
-  if (!Array.isArray(value)) return 'must be a list';
-  if (value.length > MAX_LIST_LENGTH) return `must hold at most ${MAX_LIST_LENGTH} items`;
-  for (const item of value) {
-    const bad = scalarMisfit(spec, item);
-    if (bad) return `holds an item that ${bad.replace(/^must/, 'does not')}`;
-  }
-  return null;
+  return columnCheck(spec)(value);
 }
 
 /** The columns of `model` as the schema states them; throws for a model the schema lacks (a bug). */
@@ -152,14 +186,24 @@ export interface RowMisfit {
   reason: string;
 }
 
-/** The first of `columns` of `row` that does not fit `model`'s table, or null. */
-export function rowMisfit(model: string, columns: readonly string[], row: Record<string, unknown>): RowMisfit | null {
+/** The check of rows written to `columns` of `model`'s table: the first value that does not fit, or null. Throws for a column the schema lacks (a bug). */
+export function rowChecker(model: string, columns: readonly string[]): (row: Record<string, unknown>) => RowMisfit | null {
   const specs = modelSpecs(model);
-  for (const column of columns) {
+  const list = columns.map((column) => {
     const spec = specs[column];
     if (!spec) throw new Error(`schema.prisma has no column ${model}.${column}`);
-    const reason = columnMisfit(spec, row[column]);
-    if (reason) return { model, column, reason };
-  }
-  return null;
+    return [column, columnCheck(spec)] as const;
+  });
+  return (row) => {
+    for (const [column, check] of list) {
+      const reason = check(row[column]);
+      if (reason) return { model, column, reason };
+    }
+    return null;
+  };
+}
+
+/** The first of `columns` of `row` that does not fit `model`'s table, or null. */
+export function rowMisfit(model: string, columns: readonly string[], row: Record<string, unknown>): RowMisfit | null {
+  return rowChecker(model, columns)(row);
 }

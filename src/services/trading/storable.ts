@@ -1,5 +1,5 @@
 import { invalidArgument } from '../../domain/errors.ts';
-import { misfitCode, rowMisfit, type RowMisfit } from '../../infra/columnLimits.ts';
+import { misfitCode, rowChecker, type RowMisfit } from '../../infra/columnLimits.ts';
 import {
   BALANCE_COLUMNS,
   FLOW_COLUMNS,
@@ -25,27 +25,45 @@ const names = <R>(columns: Columns<R>) => columns.map(([c]) => c);
 
 /** Every table the projection writes, with the columns it writes: the same lists persist.ts builds its statement from. */
 const TABLES = {
-  order: ['Order', names(ORDER_COLUMNS)],
-  orderChange: ['Order', names(ORDER_CHANGE_COLUMNS)],
-  riskLeg: ['AttachedRiskLeg', names(RISK_LEG_COLUMNS)],
-  transfer: ['LedgerTransfer', names(TRANSFER_COLUMNS)],
-  leg: ['LedgerTransferLeg', names(LEG_COLUMNS)],
-  trade: ['Trade', names(TRADE_COLUMNS)],
-  balance: ['Balance', names(BALANCE_COLUMNS)],
-  sequence: ['MarketSequence', names(SEQUENCE_COLUMNS)],
-  reservation: ['ClientOrderIdReservation', names(RESERVATION_COLUMNS)],
-  trigger: ['Trigger', names(TRIGGER_COLUMNS)],
-  triggerEvent: ['TriggerEvent', names(TRIGGER_EVENT_COLUMNS)],
-  switch: ['DeadManSwitch', names(SWITCH_COLUMNS)],
-  withdrawIntent: ['WithdrawIntent', names(WITHDRAW_INTENT_COLUMNS)],
-  withdrawStatus: ['WithdrawIntent', names(WITHDRAW_STATUS_COLUMNS)],
-  flow: ['LifecycleFlow', names(FLOW_COLUMNS)],
-} as const satisfies Record<string, readonly [string, readonly string[]]>;
+  order: rowChecker('Order', names(ORDER_COLUMNS)),
+  orderChange: rowChecker('Order', names(ORDER_CHANGE_COLUMNS)),
+  riskLeg: rowChecker('AttachedRiskLeg', names(RISK_LEG_COLUMNS)),
+  transfer: rowChecker('LedgerTransfer', names(TRANSFER_COLUMNS)),
+  leg: rowChecker('LedgerTransferLeg', names(LEG_COLUMNS)),
+  trade: rowChecker('Trade', names(TRADE_COLUMNS)),
+  balance: rowChecker('Balance', names(BALANCE_COLUMNS)),
+  sequence: rowChecker('MarketSequence', names(SEQUENCE_COLUMNS)),
+  reservation: rowChecker('ClientOrderIdReservation', names(RESERVATION_COLUMNS)),
+  trigger: rowChecker('Trigger', names(TRIGGER_COLUMNS)),
+  triggerEvent: rowChecker('TriggerEvent', names(TRIGGER_EVENT_COLUMNS)),
+  switch: rowChecker('DeadManSwitch', names(SWITCH_COLUMNS)),
+  withdrawIntent: rowChecker('WithdrawIntent', names(WITHDRAW_INTENT_COLUMNS)),
+  withdrawStatus: rowChecker('WithdrawIntent', names(WITHDRAW_STATUS_COLUMNS)),
+  flow: rowChecker('LifecycleFlow', names(FLOW_COLUMNS)),
+};
 
 function first(table: keyof typeof TABLES, rows: Iterable<object>): RowMisfit | null {
-  const [model, columns] = TABLES[table];
+  const check = TABLES[table];
   for (const row of rows) {
-    const bad = rowMisfit(model, columns, row as Record<string, unknown>);
+    const bad = check(row as Record<string, unknown>);
+    if (bad) return bad;
+  }
+  return null;
+}
+
+function legsMisfit(ws: WriteSet): RowMisfit | null {
+  for (const t of ws.transfers) {
+    for (const l of t.legs) {
+      const bad = TABLES.leg(legInsert(t, l) as unknown as Record<string, unknown>);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
+
+function sequencesMisfit(ws: WriteSet): RowMisfit | null {
+  for (const [symbolId, s] of ws.sequences) {
+    const bad = TABLES.sequence({ symbolId, ...s });
     if (bad) return bad;
   }
   return null;
@@ -62,12 +80,10 @@ export function writeSetMisfit(ws: WriteSet): RowMisfit | null {
     first('orderChange', ws.changedOrders.values()) ??
     first('riskLeg', ws.riskLegs) ??
     first('transfer', ws.transfers) ??
-    first('leg', (function* () {
-      for (const t of ws.transfers) for (const l of t.legs) yield legInsert(t, l);
-    })()) ??
+    legsMisfit(ws) ??
     first('trade', ws.trades) ??
     first('balance', ws.balances.values()) ??
-    first('sequence', [...ws.sequences].map(([symbolId, s]) => ({ symbolId, ...s }))) ??
+    sequencesMisfit(ws) ??
     first('reservation', ws.clientOrderIds) ??
     first('trigger', ws.triggers.values()) ??
     first('triggerEvent', ws.triggerEvents) ??
