@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/caller.ts';
+import { columnMisfit, modelSpecs, type ColumnSpec } from '../infra/columnLimits.ts';
 import { resolveDrawingSync, type DrawingState, type SyncWinner } from '../domain/chartMerge.ts';
 import { ApiError, invalidArgument } from '../domain/errors.ts';
 import { newPublicId } from '../domain/ids.ts';
@@ -196,9 +197,12 @@ function checkName(raw: string, fieldPath: string): string {
   return name;
 }
 
+const BBOX_PRICE = modelSpecs('ChartDrawing').bboxPriceMin as ColumnSpec;
+
 function checkPrice(v: number | undefined, fieldPath: string): number {
   if (v === undefined) return 0;
-  if (!Number.isFinite(v)) throw invalidArgument(fieldPath, 'must be a finite number', 'finite');
+  const misfit = columnMisfit(BBOX_PRICE, v);
+  if (misfit) throw invalidArgument(fieldPath, misfit, 'finite');
   return v === 0 ? 0 : v; // -0 is stored as 0, so equal bounds compare equal in the merge
 }
 

@@ -1,4 +1,5 @@
 import * as Y from 'yjs';
+import { columnMisfit, misfitCode, modelSpecs, type ColumnSpec } from '../infra/columnLimits.ts';
 import { invalidArgument } from '../domain/errors.ts';
 
 /**
@@ -44,9 +45,13 @@ export function checkScene(raw: unknown, fieldPath = 'initialSnapshot'): Scene {
     if (ids.has(id)) throw invalidArgument(`${path}.id`, 'must be unique within the scene', 'unique');
     ids.add(id);
   });
-  if (Buffer.byteLength(JSON.stringify(raw), 'utf8') > SCENE_MAX_BYTES) {
+  const json = JSON.stringify(raw);
+  if (Buffer.byteLength(json, 'utf8') > SCENE_MAX_BYTES) {
     throw invalidArgument(fieldPath, `must be at most ${SCENE_MAX_BYTES} bytes as JSON`, 'max-bytes');
   }
+  // The jsonb column cannot hold U+0000, and a lone surrogate is not Unicode: refused, not stored altered.
+  const misfit = columnMisfit(modelSpecs('Whiteboard').initialSnapshot as ColumnSpec, json);
+  if (misfit) throw invalidArgument(fieldPath, misfit, 'storable', misfitCode(misfit));
   return { elements: elements as Record<string, unknown>[], version: version as number };
 }
 

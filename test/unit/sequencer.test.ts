@@ -209,3 +209,40 @@ describe('Sequencer', () => {
     }, 2_000, 10);
   });
 });
+
+describe('a job whose changes cannot be stored', () => {
+  it('gets its own 400, its group is never committed, memory is rebuilt and the next job is committed', async () => {
+    const committed: number[] = [];
+    const recovered: unknown[] = [];
+    let state = 0;
+    let durable = 0;
+    const sequencer = new Sequencer(
+      async (ws: WriteSet) => {
+        committed.push(ws.trades.length);
+        durable = state;
+      },
+      async (err) => {
+        recovered.push(err);
+        state = durable;
+      },
+      Number.POSITIVE_INFINITY,
+      undefined,
+      (ws) => (ws.trades.some((t) => (t as { bad?: boolean }).bad) ? new ApiError('invalid-argument', 'Trade.qty: does not fit', { code: 'BAD_REQUEST' }) : null),
+    );
+    const job = (bad: boolean) =>
+      sequencer.submit((ws) => {
+        state += 1;
+        ws.trades.push({ bad } as never);
+        return state;
+      });
+    const other = job(false);
+    const hostile = job(true);
+    await expect(hostile).rejects.toMatchObject({ key: 'invalid-argument', message: 'Trade.qty: does not fit' });
+    await expect(other).rejects.toMatchObject({ key: 'unavailable', code: 'BATCH_ABORTED' });
+    expect(committed).toEqual([]);
+    expect(recovered).toHaveLength(1);
+    expect(state).toBe(0);
+    await expect(job(false)).resolves.toBe(1);
+    expect(committed).toEqual([1]);
+  });
+});

@@ -5,6 +5,34 @@
  * and fires on the rise back. The threshold only ever moves with the position, never
  * against it.
  */
+import { invalidArgument } from '../errors.ts';
+import { INT64_MAX } from '../money.ts';
+
+/**
+ * Bounds of a trailing distance, the same for a standalone trailing stop and an attached
+ * leg (recorded in docs/api-decisions.md): a whole number of ticks up to 999,999,999, or
+ * 1 to 9,999 basis points.
+ */
+export const TRAILING_DISTANCE_LIMITS = { maxTicks: 999_999_999n, maxBps: 9_999 } as const;
+
+/** The trailing distance of `field` (a trailing-stop block): exactly one of ticks and bps, each within TRAILING_DISTANCE_LIMITS. */
+export function trailingDistanceOf(field: string, b: { trailingDistanceTicks?: string | undefined; trailingDistanceBps?: number | undefined }): { ticks: bigint | null; bps: number | null } {
+  if ((b.trailingDistanceTicks === undefined) === (b.trailingDistanceBps === undefined)) {
+    throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
+  }
+  if (b.trailingDistanceTicks !== undefined) {
+    if (typeof b.trailingDistanceTicks !== 'string' || !/^[1-9][0-9]{0,8}$/.test(b.trailingDistanceTicks)) {
+      throw invalidArgument(`${field}.trailingDistanceTicks`, `must be a whole number of ticks, 1 to ${TRAILING_DISTANCE_LIMITS.maxTicks}`, 'range');
+    }
+    return { ticks: BigInt(b.trailingDistanceTicks), bps: null };
+  }
+  const bps = b.trailingDistanceBps as number;
+  if (!Number.isInteger(bps) || bps <= 0 || bps > TRAILING_DISTANCE_LIMITS.maxBps) {
+    throw invalidArgument(`${field}.trailingDistanceBps`, `must be 1 to ${TRAILING_DISTANCE_LIMITS.maxBps}`, 'range');
+  }
+  return { ticks: null, bps };
+}
+
 export interface TrailingParams {
   side: 'BUY' | 'SELL';
   /** Starts following once the price reaches it (SELL: at or above; BUY: at or below); null: at once. */
@@ -26,9 +54,15 @@ export function distanceAt(params: TrailingParams, extreme: bigint): bigint {
   return 'ticks' in params.distance ? params.distance.ticks * params.distance.tickSize : (extreme * BigInt(params.distance.bps)) / 10_000n;
 }
 
+/**
+ * Where the stop fires, kept within 0 .. INT64_MAX (what a price column holds): a SELL
+ * threshold below zero and a BUY one past INT64_MAX both mean "no trade price reaches it",
+ * and the bound says the same while staying storable (recorded in docs/api-decisions.md).
+ */
 function thresholdOf(params: TrailingParams, extreme: bigint): bigint {
   const d = distanceAt(params, extreme);
-  return params.side === 'SELL' ? extreme - d : extreme + d;
+  const t = params.side === 'SELL' ? extreme - d : extreme + d;
+  return t < 0n ? 0n : t > INT64_MAX ? INT64_MAX : t;
 }
 
 /** The state after a trade at `price`, and whether that trade fires the stop. */

@@ -37,9 +37,10 @@ import { isFenceLost } from './persist.ts';
 import { isReadTimeout } from '../../infra/databaseErrors.ts';
 import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './projector.ts';
 import { Publications } from '../publications.ts';
-import { CommitAbandoned, Sequencer } from './sequencer.ts';
+import { CommitAbandoned, rebuildingError, Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
 import { switchKey, type WithdrawStatusRow, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
+import { misfitError, writeSetMisfit } from './storable.ts';
 import { duplicateClientOrderId, insufficientBalance, orderNotFound } from './errors.ts';
 import { WithdrawalBook, type PreparedWithdrawal, type WithdrawHold, type WithdrawSubmission } from './withdrawals.ts';
 
@@ -93,6 +94,12 @@ interface CheckedPlacement {
 }
 
 /** What an accepted order answers (spec 4.5 Create Order), before rendering. */
+/** A read of ended triggers' client ids from the tables, in flight (Engine.holdEndedTriggerIds). */
+export interface EndedIdsRead {
+  epoch: number;
+  release(): void;
+}
+
 export interface Accepted {
   orderId: string;
   clientOrderId: string;
@@ -166,6 +173,18 @@ export class TradingEngine {
   private trailing = new Map<number, Set<bigint>>();
   /** Live triggers by `${accountId}:${clientTriggerId}`: a repeated create finds its trigger without a scan. */
   private triggerByClientId = new Map<string, bigint>();
+  /**
+   * Ended triggers by `${accountId}:${clientTriggerId}`, with (an upper bound of) the journal
+   * entry that ended them, in that order. A create looks ended ids up in the tables before
+   * its job runs; one that ended after that read is found here instead, so a duplicate is
+   * never journaled (the unique index would refuse its projection). Kept until both the
+   * projection and every read in flight have passed the entry.
+   */
+  private readonly endedByClientId = new Map<string, { row: TriggerRow; seq: bigint }>();
+  /** Journal positions of the ended-id reads in flight (holdEndedTriggerIds), with their counts. */
+  private readonly endedIdReads = new Map<bigint, number>();
+  /** Counts rebuilds, which forget `endedByClientId`: a read begun before one must look again. */
+  private endedIdsEpoch = 0;
   /** Per parent order, the triggers of its attached-risk legs. */
   private legsByParent = new Map<bigint, bigint[]>();
   /** Parents (open or not) whose legs are an OCO pair: known after the parent left the book. */
@@ -214,6 +233,10 @@ export class TradingEngine {
       deps.commitDeadlineMs ?? Number.POSITIVE_INFINITY,
       // Triggers fire inside the job whose trade crossed them: the same journal entry.
       (ws) => this.fireCrossedTriggers(ws),
+      (ws) => {
+        const misfit = writeSetMisfit(ws);
+        return misfit ? misfitError(misfit) : null;
+      },
     );
   }
 
@@ -1153,12 +1176,43 @@ export class TradingEngine {
   // ---- Triggers (spec 2.8, 4.6) ------------------------------------------------------------
 
   /**
+   * Taken before reading ended triggers' client ids from the tables, released once the
+   * create that follows is answered: the ids of triggers ending after the read are kept in
+   * memory until then (see `endedByClientId`).
+   */
+  holdEndedTriggerIds(): EndedIdsRead {
+    const seq = this.journal.lastSeq;
+    this.endedIdReads.set(seq, (this.endedIdReads.get(seq) ?? 0) + 1);
+    let released = false;
+    return {
+      epoch: this.endedIdsEpoch,
+      release: () => {
+        if (released) return;
+        released = true;
+        const n = (this.endedIdReads.get(seq) ?? 1) - 1;
+        if (n > 0) this.endedIdReads.set(seq, n);
+        else this.endedIdReads.delete(seq);
+      },
+    };
+  }
+
+  /** Forgets the ended ids the tables hold for every reader: entries are in journal order, so it stops at the first kept. */
+  private pruneEndedTriggerIds(): void {
+    let floor = this.projector.watermark;
+    for (const seq of this.endedIdReads.keys()) if (seq < floor) floor = seq;
+    for (const [key, e] of this.endedByClientId) {
+      if (e.seq > floor) break;
+      this.endedByClientId.delete(key);
+    }
+  }
+
+  /**
    * Accepts a stop-loss or take-profit: refused if a trade at the last price would fire it
    * at once, funded from acceptance (its child's reservation is held until it fires or
    * ends), armed at once. A repeated clientTriggerId with the same trigger answers the
    * existing one; with another, 409.
    */
-  async createTrigger(owner: Owner, market: Market, submitted: TriggerSpec): Promise<{ row: TriggerRow; existing: boolean }> {
+  async createTrigger(owner: Owner, market: Market, submitted: TriggerSpec, read?: EndedIdsRead): Promise<{ row: TriggerRow; existing: boolean }> {
     const refs = this.refsFor([owner.id], market);
     return this.sequencer.submitAfter(
       () => Promise.all([this.balances.load(refs), this.loadTiers([owner.id])]),
@@ -1166,8 +1220,13 @@ export class TradingEngine {
         let spec = submitted;
         const { now, nowNs } = this.jobTime();
         if (spec.clientTriggerId !== null) {
-          const same = this.triggers.get(this.triggerByClientId.get(`${owner.id}:${spec.clientTriggerId}`) ?? -1n);
+          const key = `${owner.id}:${spec.clientTriggerId}`;
+          const same = this.triggers.get(this.triggerByClientId.get(key) ?? -1n);
           if (same) return { row: { ...checkSameTrigger(same.row, spec) }, existing: true };
+          if (read && read.epoch !== this.endedIdsEpoch) throw rebuildingError();
+          this.pruneEndedTriggerIds();
+          const ended = this.endedByClientId.get(key);
+          if (ended) return { row: { ...checkSameTrigger(ended.row, spec) }, existing: true };
         }
         const last = this.lastPrice.get(market.symbolId);
         let fields: Pick<TriggerRow, 'triggerPrice' | 'state'> = { triggerPrice: spec.triggerPrice, state: '{}' };
@@ -1668,7 +1727,14 @@ export class TradingEngine {
     const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : end.status === 'EXPIRED' ? 'EXPIRED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
-    if (row.clientTriggerId !== null) this.triggerByClientId.delete(`${row.accountId}:${row.clientTriggerId}`);
+    if (row.clientTriggerId !== null) {
+      const key = `${row.accountId}:${row.clientTriggerId}`;
+      this.triggerByClientId.delete(key);
+      // The open group is committed after the one in flight, if any: at most two entries on.
+      this.endedByClientId.delete(key);
+      this.endedByClientId.set(key, { row: { ...row }, seq: this.journal.lastSeq + 2n });
+      this.pruneEndedTriggerIds();
+    }
     if (row.parentOrderId !== null) {
       // A parent is followed while any of its legs is live.
       const left = (this.legsByParent.get(row.parentOrderId) ?? []).filter((id) => id !== row.id);
@@ -1763,6 +1829,9 @@ export class TradingEngine {
     await this.loadTiers([...new Set([...triggers.values()].map((t) => t.owner.id))]);
     this.triggers = triggers;
     this.triggerByClientId = new Map([...triggers.values()].filter((t) => t.row.clientTriggerId !== null).map((t) => [`${t.row.accountId}:${t.row.clientTriggerId}`, t.row.id]));
+    // The tables now hold every end that was durable; an end refused with its group never happened.
+    this.endedByClientId.clear();
+    this.endedIdsEpoch += 1;
     this.triggerBooks = books;
     this.trailing = trailing;
     const legs = new Map<bigint, bigint[]>();

@@ -1,5 +1,6 @@
 import { invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
+import { trailingDistanceOf } from '../../domain/triggers/index.ts';
 import { parseScaled } from '../../domain/money.ts';
 import { parseRfc3339Ns } from '../../domain/time.ts';
 import type { Market } from '../markets.ts';
@@ -142,14 +143,15 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
   const trail = risk.trailingStop;
   if (trail) {
     const field = 'order.attachedRisk.trailingStop';
-    if ((trail.trailingDistanceTicks === undefined) === (trail.trailingDistanceBps === undefined)) {
-      throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
-    }
+    const distance = trailingDistanceOf(field, trail);
     if ((trail.maxSlippageTicks === undefined) === (trail.maxSlippageBps === undefined)) {
       throw invalidArgument(field, 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
     }
-    for (const [k, v] of [['maxSlippageTicks', trail.maxSlippageTicks], ['maxSlippageBps', trail.maxSlippageBps], ['trailingDistanceBps', trail.trailingDistanceBps]] as const) {
-      if (v !== undefined && v <= 0) throw invalidArgument(`${field}.${k}`, 'must be positive', 'positive');
+    if (trail.maxSlippageTicks !== undefined && (!Number.isInteger(trail.maxSlippageTicks) || trail.maxSlippageTicks <= 0)) {
+      throw invalidArgument(`${field}.maxSlippageTicks`, 'must be a positive integer', 'positive');
+    }
+    if (trail.maxSlippageBps !== undefined && (!Number.isInteger(trail.maxSlippageBps) || trail.maxSlippageBps <= 0 || trail.maxSlippageBps > 10_000)) {
+      throw invalidArgument(`${field}.maxSlippageBps`, 'must be 1 to 10000', 'range');
     }
     legs.push({
       ...base,
@@ -157,8 +159,8 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
       activationPrice: trail.activationPrice !== undefined ? parsePrice(trail.activationPrice, `${field}.activationPrice`) : null,
       maxSlippageTicks: trail.maxSlippageTicks ?? null,
       maxSlippageBps: trail.maxSlippageBps ?? null,
-      trailingDistanceTicks: trail.trailingDistanceTicks !== undefined ? parseScaled(trail.trailingDistanceTicks, 0, `${field}.trailingDistanceTicks`) : null,
-      trailingDistanceBps: trail.trailingDistanceBps ?? null,
+      trailingDistanceTicks: distance.ticks,
+      trailingDistanceBps: distance.bps,
     });
   }
   if (risk.oco && !(risk.stopLoss && risk.takeProfit)) {

@@ -81,7 +81,7 @@ export const ORDER_COLUMNS: Columns<OrderRow> = [
 ];
 
 /** What can change on an order after it was inserted. */
-const ORDER_CHANGE_COLUMNS: Columns<OrderRow> = [
+export const ORDER_CHANGE_COLUMNS: Columns<OrderRow> = [
   ['id', 'bigint'], ['status', '"OrderStatus"'], ['isOpen', 'boolean'], ['closeReason', '"OrderCloseReason"'], ['cumQty', 'bigint'],
   ['leavesQty', 'bigint'], ['origQty', 'bigint'], ['price', 'bigint'], ['cumNotionalQ9', 'numeric'], ['heldE18', 'numeric'],
   ['version', 'int'], ['terminalAt', 'timestamptz'], ['prioritySeq', 'bigint'],
@@ -97,13 +97,13 @@ export const TRANSFER_COLUMNS: Columns<TransferRow> = [
   ['id', 'bigint'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'], ['matchId', 'bigint'], ['memo', 'text'], ['flowId', 'bigint'],
 ];
 
-type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null; flowId: bigint | null };
+export type LegInsert = LegRow & { transferId: bigint; timestampUs: bigint; symbolId: number | null; matchId: bigint | null; flowId: bigint | null };
 
 /**
  * Spelled out rather than spread: V8 copies a spread with added fields slowly, and that
  * copy was more than half of building a statement.
  */
-const legInsert = (t: TransferRow, l: LegRow): LegInsert => ({
+export const legInsert = (t: TransferRow, l: LegRow): LegInsert => ({
   transferId: t.id,
   accountId: l.accountId,
   ledgerAccount: l.ledgerAccount,
@@ -121,7 +121,7 @@ const legInsert = (t: TransferRow, l: LegRow): LegInsert => ({
   destinationKind: l.destinationKind,
   flowId: t.flowId,
 });
-const LEG_COLUMNS: Columns<LegInsert> = [
+export const LEG_COLUMNS: Columns<LegInsert> = [
   ['transferId', 'bigint'], ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'],
   ['isDebit', 'boolean'], ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['timestampUs', 'bigint'], ['symbolId', 'int'],
   ['matchId', 'bigint'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'], ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],

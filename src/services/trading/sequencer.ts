@@ -10,7 +10,8 @@ interface Job {
 /** Jobs applied to memory and not yet durable, with what they return and publish once committed. */
 interface Group {
   ws: WriteSet;
-  settled: { job: Job; ok: boolean; value: unknown }[];
+  /** `own`: the job keeps its own refusal even when its group is refused as a whole. */
+  settled: { job: Job; ok: boolean; value: unknown; own?: boolean }[];
   afterCommit: (() => void)[];
   /** When its first job was applied (epoch ms): its commit must be durable within the deadline from here. */
   openedAt: number;
@@ -36,7 +37,7 @@ export class CommitAbandoned extends Error {
   }
 }
 
-const rebuildingError = () =>
+export const rebuildingError = () =>
   new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
 
 // The database refused the commit or could not confirm it: usually nothing was stored, but
@@ -89,6 +90,8 @@ export class Sequencer {
     private readonly deadlineMs = Number.POSITIVE_INFINITY,
     /** Runs after each job that applied, in the same group: what the job's changes set off. */
     private readonly afterJob?: (ws: WriteSet) => void,
+    /** Why the changes of one job (with what they set off) cannot be stored, or null: checked before they join the group. */
+    private readonly unstorable?: (ws: WriteSet) => ApiError | null,
   ) {}
 
   private static group(): Group {
@@ -143,10 +146,25 @@ export class Sequencer {
   private run(job: Job): void {
     if (this.open.settled.length === 0) this.open.openedAt = Date.now();
     const mark = this.open.afterCommit.length;
+    // Each job writes its own write set, folded into the group's only once its rows are
+    // known to fit their tables: a row that cannot be stored never reaches the journal.
+    const ws = new WriteSet();
     try {
-      const value = job.apply(this.open.ws);
-      this.afterJob?.(this.open.ws);
-      this.open.settled.push({ job, ok: true, value });
+      const value = job.apply(ws);
+      this.afterJob?.(ws);
+      const refusal = this.unstorable?.(ws) ?? null;
+      if (refusal) {
+        // The job's inputs were checked before it changed memory, so this is the last line
+        // of defence: memory already holds the job's changes, so the group is never
+        // committed and memory is rebuilt (its other jobs get a retryable 503), while this
+        // job gets the 400 that names the value.
+        this.open.afterCommit.length = mark;
+        this.open.settled.push({ job, ok: false, value: refusal, own: true });
+        this.open.aborted ??= refusal;
+      } else {
+        this.open.ws.absorb(ws);
+        this.open.settled.push({ job, ok: true, value });
+      }
     } catch (err) {
       // A refused job changed nothing, so it publishes nothing either.
       this.open.afterCommit.length = mark;
@@ -251,7 +269,7 @@ export class Sequencer {
   /** Every job of a refused group gets the refusal, even one that failed on its own: that answer was worked out against state now thrown away. */
   private refuse(groups: Group[], refusal: ApiError): void {
     for (const g of groups) {
-      for (const { job } of g.settled) job.reject(refusal);
+      for (const { job, value, own } of g.settled) job.reject(own ? value : refusal);
       g.finish();
     }
   }

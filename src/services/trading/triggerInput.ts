@@ -1,4 +1,4 @@
-import { directionOf, ladderLevels, type Distribution } from '../../domain/triggers/index.ts';
+import { directionOf, ladderLevels, trailingDistanceOf, type Distribution } from '../../domain/triggers/index.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
@@ -28,6 +28,9 @@ export interface CreateTriggerInput {
   };
 }
 
+/** The one rule for a clientTriggerId, whatever the transport (REST's schema states it from here too). */
+export const CLIENT_TRIGGER_ID = { maxLength: 64, pattern: /^[\x21-\x7e]+$/ } as const;
+
 const BLOCKS = ['stopLoss', 'takeProfit', 'trailingStop', 'twap', 'ladder'] as const;
 
 /** Checks a trigger's body against its market: exactly one strategy block, prices on the tick, quantity in lots. */
@@ -36,6 +39,10 @@ export function validateTrigger(input: CreateTriggerInput, market: Market): Trig
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');
   const block = given[0] as (typeof BLOCKS)[number];
+  const id = t.clientTriggerId;
+  if (id !== undefined && (typeof id !== 'string' || id.length < 1 || id.length > CLIENT_TRIGGER_ID.maxLength || !CLIENT_TRIGGER_ID.pattern.test(id))) {
+    throw invalidArgument('trigger.clientTriggerId', `must be 1 to ${CLIENT_TRIGGER_ID.maxLength} printable ASCII characters`, 'client-trigger-id');
+  }
   const side = (t[block] as { side: 'BUY' | 'SELL' }).side;
   const feeAsset = t.feeAsset ?? 'QUOTE';
   if (side === 'SELL' && feeAsset !== 'QUOTE') throw invalidArgument('trigger.feeAsset', 'SELL children pay fees in QUOTE', 'sell-fee-asset');
@@ -113,26 +120,16 @@ function trailingSpec(
   price: (text: string, field: string) => bigint,
 ): TriggerSpec {
   const field = 'trigger.trailingStop';
-  if ((b.trailingDistanceTicks === undefined) === (b.trailingDistanceBps === undefined)) {
-    throw invalidArgument(field, 'exactly one of trailingDistanceTicks and trailingDistanceBps is required', 'one-of');
-  }
-  let ticks: bigint | null = null;
-  if (b.trailingDistanceTicks !== undefined) {
-    if (!/^[1-9][0-9]{0,8}$/.test(b.trailingDistanceTicks)) throw invalidArgument(`${field}.trailingDistanceTicks`, 'must be a whole number of ticks, 1 to 999999999', 'range');
-    ticks = BigInt(b.trailingDistanceTicks);
-  }
-  if (b.trailingDistanceBps !== undefined && (!Number.isInteger(b.trailingDistanceBps) || b.trailingDistanceBps <= 0 || b.trailingDistanceBps >= 10_000)) {
-    throw invalidArgument(`${field}.trailingDistanceBps`, 'must be 1 to 9999', 'range');
-  }
+  const { ticks, bps } = trailingDistanceOf(field, b);
   const activationPrice = b.activationPrice !== undefined ? price(b.activationPrice, `${field}.activationPrice`) : null;
-  const params = { activationPrice: activationPrice?.toString() ?? null, trailingDistanceTicks: ticks?.toString() ?? null, trailingDistanceBps: b.trailingDistanceBps ?? null };
+  const params = { activationPrice: activationPrice?.toString() ?? null, trailingDistanceTicks: ticks?.toString() ?? null, trailingDistanceBps: bps };
   const triggerDirection = b.side === 'SELL' ? 'BELOW' : 'ABOVE';
   return {
     block: 'trailingStop',
     clientTriggerId: common.clientTriggerId,
     triggerDirection,
     triggerPrice: 0n,
-    trailing: { side: b.side, activationPrice, distance: ticks !== null ? { ticks, tickSize: market.tickSize } : { bps: b.trailingDistanceBps as number } },
+    trailing: { side: b.side, activationPrice, distance: ticks !== null ? { ticks, tickSize: market.tickSize } : { bps: bps as number } },
     row: {
       ...common,
       triggerType: 'TRAILING_STOP',

@@ -11,7 +11,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+export const INT32_MAX = 2 ** 31 - 1;
 
 const DECIMAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
 

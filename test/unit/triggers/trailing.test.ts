@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INITIAL_TRAILING, onTrailingPrice, worstThreshold, type TrailingParams, type TrailingState } from '../../../src/domain/triggers/index.ts';
+import { INITIAL_TRAILING, onTrailingPrice, TRAILING_DISTANCE_LIMITS, trailingDistanceOf, worstThreshold, type TrailingParams, type TrailingState } from '../../../src/domain/triggers/index.ts';
 
 const price = fc.bigInt({ min: 1_000n, max: 100_000n });
 const params: fc.Arbitrary<TrailingParams> = fc.record({
@@ -64,5 +64,44 @@ describe('trailing stop', () => {
         for (const s of states) if (s.threshold !== null) expect(s.threshold <= worst).toBe(true);
       }),
     );
+  });
+});
+
+describe('a trailing threshold stays what a price column holds', () => {
+  const INT64_MAX = 2n ** 63n - 1n;
+  it('is never below zero nor past INT64_MAX, whatever the distance and the prices', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+        fc.oneof(
+          fc.record({ ticks: fc.bigInt({ min: 1n, max: TRAILING_DISTANCE_LIMITS.maxTicks }), tickSize: fc.bigInt({ min: 1n, max: 10n ** 12n }) }),
+          fc.record({ bps: fc.integer({ min: 1, max: TRAILING_DISTANCE_LIMITS.maxBps }) }),
+        ),
+        fc.array(fc.bigInt({ min: 1n, max: INT64_MAX }), { minLength: 1, maxLength: 8 }),
+        (side, distance, prices) => {
+          const params: TrailingParams = { side, activationPrice: null, distance };
+          let state = INITIAL_TRAILING;
+          for (const p of prices) {
+            state = onTrailingPrice(params, state, p).state;
+            const t = state.threshold as bigint;
+            expect(t >= 0n && t <= INT64_MAX).toBe(true);
+          }
+          const worst = worstThreshold(params, prices[0] as bigint);
+          expect(worst >= 0n && worst <= INT64_MAX).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('a SELL stop whose distance exceeds the price never fires; the shared bounds refuse what lies past them', () => {
+    const params: TrailingParams = { side: 'SELL', activationPrice: null, distance: { ticks: 999_999_999n, tickSize: 10_000_000n } };
+    const armed = onTrailingPrice(params, INITIAL_TRAILING, 30_000_000_000_000n).state;
+    expect(armed.threshold).toBe(0n);
+    expect(onTrailingPrice(params, armed, 1n).fire).toBe(false);
+    expect(() => trailingDistanceOf('f', { trailingDistanceTicks: '1000000000' })).toThrow(/1 to 999999999/);
+    expect(() => trailingDistanceOf('f', { trailingDistanceTicks: '1000000000000' })).toThrow(/trailingDistanceTicks/);
+    expect(() => trailingDistanceOf('f', { trailingDistanceBps: 10_000 })).toThrow(/1 to 9999/);
+    expect(() => trailingDistanceOf('f', { trailingDistanceBps: 2_147_483_647 })).toThrow(/trailingDistanceBps/);
+    expect(trailingDistanceOf('f', { trailingDistanceBps: 9_999 })).toEqual({ ticks: null, bps: 9_999 });
   });
 });

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { Services } from '../../../services/index.ts';
-import { bytes, int32, queryInt, queryList } from '../codec.ts';
+import { bytes, int32, INT32_MAX, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
+
+/** A chain or asset id filter: the int32 its column holds (a larger one cannot be bound). */
+const int32Id = z
+  .string()
+  .regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })
+  .refine((v) => Number(v) <= INT32_MAX, { error: `must be at most ${INT32_MAX}` });
 
 /** Spec 4.7, chain side (issue 14): what clients discover first. */
 export function chainRoutes(s: Services) {
@@ -36,9 +42,9 @@ export function chainRoutes(s: Services) {
         orderBy: z.enum(['LAST_ACTIVITY', 'STARTED', 'UPDATED']).optional(),
         sort: z.enum(['NEWEST', 'OLDEST']).optional(),
         ownerAccountId: z.string().max(64).optional(),
-        serviceChainIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
-        unifiedAssetIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
-        zippedAssetIds: queryList(z.string().regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })).optional(),
+        serviceChainIds: queryList(int32Id).optional(),
+        unifiedAssetIds: queryList(int32Id).optional(),
+        zippedAssetIds: queryList(int32Id).optional(),
         txRef: z.string().max(200).optional(),
         smartAccountAddress: z.string().max(64).optional(),
         flowId: z.string().max(64).optional(),

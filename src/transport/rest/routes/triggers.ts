@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { triggerEventView, triggerView } from '../../../services/trading/index.ts';
+import { CLIENT_TRIGGER_ID, triggerEventView, triggerView } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import { int32, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
@@ -15,7 +15,7 @@ const triggerBody = z.strictObject({
   qty: decimal,
   feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
   selfTradePreventionMode: z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']).optional(),
-  clientTriggerId: z.string().min(1).max(64).regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII' }).optional(),
+  clientTriggerId: z.string().min(1).max(CLIENT_TRIGGER_ID.maxLength).regex(CLIENT_TRIGGER_ID.pattern, { error: 'must be printable ASCII' }).optional(),
   stopLoss: stopBlock.optional(),
   takeProfit: stopBlock.optional(),
   trailingStop: z
