@@ -24,7 +24,7 @@ const EnvSchema = z.object({
   // request, body included; past either the connection is answered 408 and closed.
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  // Streams (docs/scaling.md, "Limits"): how far a subscriber may fall behind, how many
+  // Streams (docs/scaling.md, "Stream limits"): how far a subscriber may fall behind, how many
   // streaming connections a client may hold, and how long a stalled one is kept.
   SUBSCRIBER_MAX_PENDING_EVENTS: z.coerce.number().int().min(16).max(1_000_000).default(5_000),
   SUBSCRIBER_MAX_PENDING_BYTES: z.coerce.number().int().min(4096).max(256 * 1024 * 1024).default(4 * 1024 * 1024),

@@ -4,7 +4,7 @@ import { isResync } from '../infra/eventBus.ts';
 
 /**
  * How far one subscriber may fall behind its stream before it is cut off: events it has
- * not taken yet, and their approximate encoded size (docs/scaling.md, "Limits").
+ * not taken yet, and their approximate encoded size (docs/scaling.md, "Stream limits").
  */
 export interface SubscriberLimits {
   maxPendingEvents: number;

@@ -1,7 +1,7 @@
 import type { Caller } from '../auth/caller.ts';
 import { ApiError } from '../domain/errors.ts';
 
-/** What one client may hold open of streaming connections (docs/scaling.md, "Limits"). */
+/** What one client may hold open of streaming connections (docs/scaling.md, "Stream limits"). */
 export interface StreamLimits {
   /** graphql-ws sockets and server-sent-event streams open from one client address. */
   connectionsPerIp: number;

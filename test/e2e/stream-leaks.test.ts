@@ -98,7 +98,7 @@ describe('no stream keeps anything once its client has left', () => {
         Array.from({ length: 10 }, () => sseSubscription(server.url, query, httpHeaders(who, JSON.stringify({ query })))),
       );
       for (const s of streams) expect(s.state.status).toBe(200);
-      await pollUntil(() => listeners() === baseline.listeners + 10, 10_000);
+      await pollUntil(() => listeners() === (baseline.listeners as number) + 10, 10_000);
       await Promise.all(streams.map((s) => s.abort()));
     }
     await pollUntil(async () => JSON.stringify(await gauges()) === JSON.stringify(baseline), 10_000, 50);

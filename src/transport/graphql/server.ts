@@ -60,7 +60,7 @@ export interface GraphQLDeps {
   bodyLimitBytes: number;
   /** Streaming connections per client address and credential, subscriptions per socket. */
   streams: StreamConnections;
-  /** A graphql-ws socket that has not answered the previous ping when the next is due is dropped. */
+  /** A graphql-ws socket that has not answered a ping within this is dropped. */
   idleTimeoutMs: number;
   problemBaseUrl: string;
 }
@@ -222,7 +222,11 @@ export function createGraphQL(deps: GraphQLDeps) {
             try {
               release = holdStream(req.ip, req.caller);
             } catch (err) {
-              await response.body?.cancel();
+              // The stream has started its subscription: it is read once, so that cancelling
+              // it ends the subscription too.
+              const reader = response.body?.getReader();
+              await reader?.read();
+              await reader?.cancel();
               throw err;
             }
             reply.raw.once('close', release);
@@ -249,10 +253,7 @@ export function createGraphQL(deps: GraphQLDeps) {
           return;
         }
         socket.once('close', release);
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          keepAlive(ws, deps.idleTimeoutMs);
-          wss.emit('connection', ws, req);
-        });
+        wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
       // A connection's credential is checked at connection_init, then followed by push
@@ -332,6 +333,9 @@ export function createGraphQL(deps: GraphQLDeps) {
           },
         },
         wss,
+        // graphql-ws pings every idleTimeoutMs and drops a socket that has not answered the
+        // previous ping: a peer gone, or one that stopped reading what it is sent.
+        deps.idleTimeoutMs,
       );
       return {
         async close() {
@@ -414,25 +418,6 @@ type WsExtraFields = {
 interface Enveloped {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
-}
-
-/**
- * A socket that stops answering pings (its peer gone, or not reading what it is sent) is
- * dropped: a ping sent while the previous one is unanswered ends it.
- */
-function keepAlive(ws: import('ws').WebSocket, intervalMs: number): void {
-  let answered = true;
-  ws.on('pong', () => (answered = true));
-  const timer = setInterval(() => {
-    if (!answered) {
-      ws.terminate();
-      return;
-    }
-    answered = false;
-    ws.ping();
-  }, intervalMs);
-  timer.unref();
-  ws.once('close', () => clearInterval(timer));
 }
 
 /** A WebSocket close reason is at most 123 bytes: the code, then as much of the message as fits. */
