@@ -60,18 +60,20 @@ async function openLoop(rate: number, seconds: number, send: (i: number) => Prom
 }
 
 /** Opens the subscription and stops reading once the stream has started. */
-async function pausedSse(url: string): Promise<{ socket: Socket; text: () => string }> {
+async function pausedSse(url: string): Promise<{ socket: Socket; text: () => string; closed: () => boolean }> {
   const { port } = new URL(url);
   const body = JSON.stringify({ query: BOOK });
   const socket = connect(Number(port), '127.0.0.1');
   let text = '';
+  let closed = false;
   socket.on('data', (d) => (text += String(d)));
   socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
   await new Promise((r) => socket.once('connect', r));
   socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
   while (!text.includes(':\n\n')) await new Promise((r) => setTimeout(r, 10));
   socket.pause();
-  return { socket, text: () => text };
+  return { socket, text: () => text, closed: () => closed };
 }
 
 async function pausedWs(url: string): Promise<{ ws: WebSocket; text: () => string; closed: () => number | undefined }> {
@@ -150,8 +152,11 @@ export async function run(): Promise<string> {
     for (const s of ws) s.ws.resume();
     await new Promise((r) => setTimeout(r, 5_000));
     const alive = await fetch(`${url}/healthz`).then((r) => r.status, () => 0);
-    const how = (text: string, closed?: number) => (text.includes('SUBSCRIBER_TOO_SLOW') ? 'cut off: SUBSCRIBER_TOO_SLOW' : closed !== undefined ? `socket closed ${closed}` : 'still open');
-    const endings = [...sse.map((s) => `SSE: ${how(s.text())}`), ...ws.map((s) => `graphql-ws: ${how(s.text(), s.closed())}`)];
+    const how = (text: string, closed: string | undefined) => (text.includes('SUBSCRIBER_TOO_SLOW') ? 'cut off with SUBSCRIBER_TOO_SLOW' : closed ? `dropped (${closed})` : 'still open');
+    const endings = [
+      ...sse.map((s) => `SSE: ${how(s.text(), s.closed() ? 'connection closed: idle timeout' : undefined)}`),
+      ...ws.map((s) => `graphql-ws: ${how(s.text(), s.closed() !== undefined ? `close ${s.closed()}: ping unanswered` : undefined)}`),
+    ];
     for (const s of sse) s.socket.destroy();
     for (const s of ws) s.ws.terminate();
     await pool.close();
@@ -160,7 +165,7 @@ export async function run(): Promise<string> {
       `| ${label} | ${what} | ${rate} | ${l.ok.length} | ${quantile(l.ok, 0.5).toFixed(1)} | ${quantile(l.ok, 0.99).toFixed(1)} | ${(l.ok[l.ok.length - 1] ?? NaN).toFixed(1)} | ${l.failed} / ${l.shed} |`;
     const ratio = (a: Latencies, b: Latencies) => (quantile(a.ok, 0.99) / quantile(b.ok, 0.99)).toFixed(2);
     return [
-      '### Subscribers that never read, under ~1,000 orders/s (bench/slow-subscribers.bench.ts)',
+      `### Subscribers that never read, ${ORDER_RATE} orders/s offered (bench/slow-subscribers.bench.ts)`,
       '',
       `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis, default stream limits. Orders (session-authenticated, BUY and SELL of 0.001 BTC crossing at 30000-30002) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE and 2 graphql-ws orderBookUpdates subscribers that never read their sockets.`,
       '',

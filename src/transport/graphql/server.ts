@@ -279,6 +279,7 @@ export function createGraphQL(deps: GraphQLDeps) {
                   return false;
                 }
                 ctx.extra.socket.once('close', () => ctx.extra.releaseCredential?.());
+                if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) ctx.extra.releaseCredential();
                 const state = await authenticator.inspect(caller, ip);
                 const live = authenticator.watch(state, ip);
                 const socket = ctx.extra.socket;
@@ -432,4 +433,6 @@ function refuseUpgrade(socket: Duplex, err: ApiError, problemBaseUrl: string): v
     `HTTP/1.1 ${err.status} ${err.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // A client that does not read its answer does not keep the socket.
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
