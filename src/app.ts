@@ -13,6 +13,8 @@ import { createServices, type Services } from './services/index.ts';
 import { PageTokens } from './services/pageTokens.ts';
 import { createCollab, type Collab } from './transport/collab/server.ts';
 import { createGraphQL } from './transport/graphql/server.ts';
+import { StreamConnections } from './transport/streamLimits.ts';
+import { publicationListeners } from './services/publications.ts';
 import { createHttpServer, createLogger } from './transport/http.ts';
 import { restRoutes } from './transport/rest/routes.ts';
 import { operatorRoutes, operatorTokenCheck } from './transport/rest/routes/operator.ts';
@@ -73,6 +75,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     projectionDelayMs: config.projectionDelayMs,
     commitDeadlineMs: config.commitDeadlineMs,
     chainBlockMs: config.chainBlockMs,
+    subscriberLimits: config.streams.subscriber,
     onProjectionLag: (seconds) => metrics.projectionLag(seconds),
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
     ...(options.reactToEngineLockLoss !== undefined ? { reactToEngineLockLoss: options.reactToEngineLockLoss } : {}),
@@ -82,11 +85,17 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     throw err;
   });
   metrics.watchQuarantine(() => services.orders.engine.quarantined);
+  const streams = new StreamConnections(config.streams.connections);
+  metrics.streams(() => ({ listeners: publicationListeners(store.events), credential_watches: services.authenticator.watching, connections: streams.open }));
   const graphql = createGraphQL({
     db: database.prisma,
     services,
     graphiql: config.env !== 'production',
     trustProxy: config.http.trustProxy,
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    streams,
+    idleTimeoutMs: config.streams.idleTimeoutMs,
+    problemBaseUrl: config.problemBaseUrl,
     onOperation: (req, label) => {
       req.operationLabel = label;
     },
@@ -98,6 +107,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     bodyLimitBytes: config.http.bodyLimitBytes,
     headersTimeoutMs: config.http.headersTimeoutMs,
     requestTimeoutMs: config.http.requestTimeoutMs,
+    idleTimeoutMs: config.streams.idleTimeoutMs,
     trustProxy: config.http.trustProxy,
     problemBaseUrl: config.problemBaseUrl,
     metrics,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { SubscriberLimits } from './services/publications.ts';
+import type { StreamLimits } from './transport/streamLimits.ts';
 
 /** How long the service waits on PostgreSQL before it gives a connection up (milliseconds). */
 export interface DatabaseTimeouts {
@@ -43,6 +45,14 @@ const EnvSchema = z.object({
   // request, body included; past either the connection is answered 408 and closed.
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // Streams (docs/scaling.md, "Stream limits"): how far a subscriber may fall behind, how many
+  // streaming connections a client may hold, and how long a stalled one is kept.
+  SUBSCRIBER_MAX_PENDING_EVENTS: z.coerce.number().int().min(16).max(1_000_000).default(5_000),
+  SUBSCRIBER_MAX_PENDING_BYTES: z.coerce.number().int().min(4096).max(256 * 1024 * 1024).default(4 * 1024 * 1024),
+  STREAM_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(64),
+  STREAM_CONNECTIONS_PER_CREDENTIAL: z.coerce.number().int().min(1).max(100_000).default(16),
+  STREAM_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(32),
+  STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(250),
   PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
@@ -109,6 +119,12 @@ export interface Config {
   commitDeadlineMs: number;
   /** The simulated chain's block interval: deposits gain one confirmation per block. */
   chainBlockMs: number;
+  streams: {
+    subscriber: SubscriberLimits;
+    connections: StreamLimits;
+    /** A connection whose writes stall (or a graphql-ws socket that stops answering pings) this long is closed. */
+    idleTimeoutMs: number;
+  };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -151,6 +167,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     projectionDelayMs: e.PROJECTION_DELAY_MS,
     commitDeadlineMs: e.COMMIT_DEADLINE_MS,
     chainBlockMs: e.CHAIN_BLOCK_MS,
+    streams: {
+      subscriber: { maxPendingEvents: e.SUBSCRIBER_MAX_PENDING_EVENTS, maxPendingBytes: e.SUBSCRIBER_MAX_PENDING_BYTES },
+      connections: {
+        connectionsPerIp: e.STREAM_CONNECTIONS_PER_IP,
+        connectionsPerCredential: e.STREAM_CONNECTIONS_PER_CREDENTIAL,
+        subscriptionsPerConnection: e.STREAM_SUBSCRIPTIONS_PER_CONNECTION,
+      },
+      idleTimeoutMs: e.STREAM_IDLE_TIMEOUT_MS,
+    },
     auth: { sessionTtlSeconds: e.SESSION_TTL_SECONDS, termsVersion: e.TERMS_VERSION, signInDomain: e.SIGN_IN_DOMAIN },
   };
 }

@@ -281,6 +281,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     inspect,
     /** Follows a connection's credential: changes reach it by push (see CredentialWatch). */
     watch: (state: CredentialState, ip: string) => watcher.watch(state, ip),
+    /** Connections whose credential is being followed (metrics, leak checks). */
+    get watching(): number {
+      return watcher.size;
+    },
     /** After a key's change is committed: every process drops it and its connections reload it. */
     keyChanged(keyId: string) {
       watcher.changed({ apiKey: keyId });

@@ -125,6 +125,13 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     return fn;
   }
 
+  /** Listeners registered, over every topic (leak checks, metrics). */
+  get listenerCount(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
   /** Messages not yet handed to Redis. */
   get pending(): number {
     return this.outbox.length;
@@ -184,6 +191,13 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     const set = this.listeners.get(topic);
     if (!set) return;
     const event = new CustomEvent(topic, { detail });
-    for (const fn of [...set]) fn(event);
+    // A listener's failure is its own: the publisher and the other listeners carry on.
+    for (const fn of [...set]) {
+      try {
+        fn(event);
+      } catch {
+        continue;
+      }
+    }
   }
 }

@@ -35,6 +35,23 @@ export class Metrics {
     this.latency.observe({ operation, method }, seconds);
   }
 
+  /**
+   * What open streams hold, read at each scrape: subscriptions listening for events,
+   * credentials followed for open connections, streaming connections. Each returns to its
+   * baseline when the clients leave (test/e2e/stream-leaks.test.ts).
+   */
+  streams(read: () => Record<'listeners' | 'credential_watches' | 'connections', number>): void {
+    new Gauge({
+      name: 'stream_resources',
+      help: 'Resources held by open streams: event listeners, followed credentials, streaming connections',
+      labelNames: ['resource'],
+      registers: [this.registry],
+      collect() {
+        for (const [resource, value] of Object.entries(read())) this.set({ resource }, value);
+      },
+    });
+  }
+
   /** One journal entry's projection lag. */
   projectionLag(seconds: number): void {
     this.projection.observe(seconds);

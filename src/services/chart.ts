@@ -11,7 +11,7 @@ import { requirePermission } from './access.ts';
 import type { MarketCatalog } from './markets.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import type { RateLimiter } from './rateLimits.ts';
-import { Publications } from './publications.ts';
+import { Publications, type SubscriberLimits } from './publications.ts';
 
 /**
  * Chart layers and drawings (spec 2.6, 4.4, 3 "Chart layer revision"). A layer's
@@ -259,10 +259,11 @@ export function createChartService(deps: {
   pageTokens: PageTokens;
   limiter: Pick<RateLimiter, 'admit'>;
   events: TypedEventTarget<CustomEvent>;
+  subscriberLimits?: SubscriberLimits;
   topicPrefix: string;
 }) {
   const { db, clock, markets, pageTokens, limiter } = deps;
-  const publications = new Publications<ChartLayerEvent>(deps.events);
+  const publications = new Publications<ChartLayerEvent>(deps.events, deps.subscriberLimits);
   const topic = (ownerId: string) => `${deps.topicPrefix}chart:${ownerId}`;
 
   /** Layers and drawings are the viewer's own UI data: READ is the least a key needs, for reads and writes alike. */
@@ -649,11 +650,7 @@ export function createChartService(deps: {
     /** Committed changes of the caller's layers and drawings (all markets, or one). */
     subscribeChartLayerChanges(caller: Caller, engineSymbolId?: number): AsyncIterableIterator<ChartLayerEvent> {
       const own = owner(caller);
-      const source = publications.subscribe(topic(own.publicId));
-      if (engineSymbolId === undefined) return source;
-      return (async function* () {
-        for await (const e of source) if (e.engineSymbolId === engineSymbolId) yield e;
-      })();
+      return publications.subscribe(topic(own.publicId), engineSymbolId === undefined ? undefined : (e) => e.engineSymbolId === engineSymbolId);
     },
   };
 }

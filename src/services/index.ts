@@ -18,7 +18,7 @@ import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService } from './whiteboards.ts';
 import { loadMarkets } from './markets.ts';
 import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
-import { Publications } from './publications.ts';
+import { DEFAULT_SUBSCRIBER_LIMITS, Publications, type SubscriberLimits } from './publications.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
@@ -52,6 +52,8 @@ export interface ServiceDeps {
   onProjectionLag?: (seconds: number) => void;
   /** See Config.commitDeadlineMs. */
   commitDeadlineMs?: number;
+  /** How far a subscriber may fall behind before it is cut off (Config.streams.subscriber). */
+  subscriberLimits?: SubscriberLimits;
 }
 
 /** The simulated chain's default seed: not a secret (no key stands behind its addresses). */
@@ -61,6 +63,7 @@ const SIMULATED_CHAIN_SEED = 'spot-exchange simulated chain';
 export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
+  const subscriberLimits = deps.subscriberLimits ?? DEFAULT_SUBSCRIBER_LIMITS;
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
   let engine: TradingEngine | undefined;
@@ -84,7 +87,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
   engine = orders.engine;
   await engine.start();
   const ledger = createLedgerService({
@@ -117,7 +120,7 @@ export async function createServices(deps: ServiceDeps) {
       chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
       blockMs: deps.chainBlockMs ?? 1_000,
       authorizationDomain: deps.auth.signInDomain,
-      publications: new Publications(store.events),
+      publications: new Publications(store.events, subscriberLimits),
       topicPrefix: store.keyPrefix,
     }),
     system: createSystemService({ clock }),
@@ -134,7 +137,7 @@ export async function createServices(deps: ServiceDeps) {
     addressBook: createAddressBookService({ db, clock, pageTokens, limiter }),
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
     layouts: createLayoutService({ db, clock, pageTokens, limiter }),
-    chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix }),
+    chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix }),
     whiteboards: createWhiteboardService({ db, clock, pageTokens, events: store.events, topicPrefix: store.keyPrefix }),
   };
 }

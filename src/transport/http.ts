@@ -32,6 +32,11 @@ export interface HttpDeps {
   /** Deadlines for a request's headers and for the whole request (a trickled body is cut off). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /**
+   * A connection on which nothing is read or written this long is closed: a response whose
+   * client stopped reading (its writes stalled) does not hold its buffers for ever.
+   */
+  idleTimeoutMs: number;
   trustProxy: TrustProxy;
   problemBaseUrl: string;
   metrics: Metrics;
@@ -62,6 +67,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes,
     requestTimeout: deps.requestTimeoutMs,
+    connectionTimeout: deps.idleTimeoutMs,
     // Node checks the deadlines every connectionsCheckingInterval (30 s by default, which
     // would let a slow client overstay by that much).
     http: {

@@ -83,11 +83,7 @@ export function createChainService(ctx: ChainContext) {
     async subscribeFlows(caller: Caller): Promise<AsyncIterableIterator<FlowEvent>> {
       requirePermission(caller, 'READ');
       const own = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? (await resolveAccount(ctx.db, caller, undefined)).publicId : undefined;
-      const source = ctx.publications.subscribe(`${ctx.topicPrefix}flows:${caller.rootPublicId}`);
-      if (own === undefined) return source;
-      return (async function* () {
-        for await (const e of source) if (e.ownerAccountId === own) yield e;
-      })();
+      return ctx.publications.subscribe(`${ctx.topicPrefix}flows:${caller.rootPublicId}`, own === undefined ? undefined : (e) => e.ownerAccountId === own);
     },
     /** On the sweep timer: a block of the simulated chain once per block interval. */
     async tick(): Promise<void> {

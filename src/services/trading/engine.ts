@@ -36,7 +36,7 @@ import type { EngineOwner } from './ownership.ts';
 import { isFenceLost } from './persist.ts';
 import { isReadTimeout } from '../../infra/databaseErrors.ts';
 import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './projector.ts';
-import { Publications } from '../publications.ts';
+import { Publications, type SubscriberLimits } from '../publications.ts';
 import { CommitAbandoned, rebuildingError, Sequencer } from './sequencer.ts';
 import { entryEvents, resumeAfter, type BookDeltaPayload, type FillPayload, type OrderEventPayload, type PublicTradePayload, type TriggerEventPayload } from './streams.ts';
 import { switchKey, type WithdrawStatusRow, type OrderRow, type OrderVersion, type SwitchRow, type TriggerEventRow, type TriggerRow, type TradeRow, type TransferRow, type WriteSet } from './writeSet.ts';
@@ -127,6 +127,7 @@ export interface EngineDeps {
   clock: Clock;
   markets: MarketCatalog;
   events: TypedEventTarget<CustomEvent>;
+  subscriberLimits?: SubscriberLimits;
   topicPrefix: string;
   systemAccounts: { fees: bigint; custody: bigint };
   logger: Logger;
@@ -218,7 +219,7 @@ export class TradingEngine {
   constructor(private readonly deps: EngineDeps) {
     this.balances = new BalanceBook(deps.db);
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
-    this.publications = new Publications(deps.events);
+    this.publications = new Publications(deps.events, deps.subscriberLimits);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, {
       name: 'trading',

@@ -19,7 +19,14 @@ export async function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, 
   // A graphql-ws socket follows its credential already; a stream over HTTP (server-sent
   // events) follows it for as long as it lasts.
   const ip = ctx.request?.ip ?? ctx.clientIp ?? '';
-  const own = ctx.live ? undefined : ctx.services.authenticator.watch(await ctx.services.authenticator.inspect(subscribed, ip), ip);
+  let own: LiveCredential | undefined;
+  try {
+    own = ctx.live ? undefined : ctx.services.authenticator.watch(await ctx.services.authenticator.inspect(subscribed, ip), ip);
+  } catch (err) {
+    // The source is already listening: a stream that never starts must let go of it.
+    void source.return?.();
+    throw err;
+  }
   const live = (ctx.live ?? own) as LiveCredential;
   const verdict = async (): Promise<ApiError | undefined> => {
     const caller = await live.current();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +19,8 @@ import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
 import { authRequestOf } from '../rest/route.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
+import { problemBody, PROBLEM_CONTENT_TYPE } from '../rest/problem.ts';
+import { tooMany, type StreamConnections } from '../streamLimits.ts';
 import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
@@ -53,6 +56,13 @@ export interface GraphQLDeps {
   onInternalError?: (err: unknown) => void;
   /** Which proxies may name a WebSocket client's address, as for HTTP requests (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** The largest graphql-ws message, as for HTTP bodies (BODY_LIMIT_BYTES). */
+  bodyLimitBytes: number;
+  /** Streaming connections per client address and credential, subscriptions per socket. */
+  streams: StreamConnections;
+  /** A graphql-ws socket that has not answered a ping within this is dropped. */
+  idleTimeoutMs: number;
+  problemBaseUrl: string;
 }
 
 /** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
@@ -128,6 +138,17 @@ export function createGraphQL(deps: GraphQLDeps) {
       }
       return undefined;
     },
+    // A subscription over HTTP (server-sent events) is a signed request like any other: its
+    // signature is used up before it starts. One over graphql-ws used its up at connection_init.
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as GraphQLContext;
+      if (!context.request) return;
+      try {
+        await deps.services.authenticator.claimSignature(context.caller);
+      } catch (err) {
+        setResultAndStopExecution({ errors: [toGraphQLError(err)] });
+      }
+    },
   };
 
   const yoga = createYoga<ServerContext, GraphQLContext>({
@@ -149,6 +170,7 @@ export function createGraphQL(deps: GraphQLDeps) {
       const caller = req
         ? (req.caller ?? (await deps.services.authenticator.authenticate(authRequestOf(req))))
         : extra?.caller;
+      if (req && caller) req.caller = caller;
       return {
         db: deps.db,
         services: deps.services,
@@ -160,6 +182,22 @@ export function createGraphQL(deps: GraphQLDeps) {
       };
     },
   });
+
+  /** Takes a streaming slot of the client address and of the credential, or throws 429 naming the limit. */
+  const holdStream = (ip: string, caller: Caller | undefined): (() => void) => {
+    const releaseIp = deps.streams.acquireIp(ip);
+    if (!caller) return releaseIp;
+    try {
+      const releaseCredential = deps.streams.acquireCredential(caller);
+      return () => {
+        releaseIp();
+        releaseCredential();
+      };
+    } catch (err) {
+      releaseIp();
+      throw err;
+    }
+  };
 
   return {
     yoga,
@@ -179,6 +217,20 @@ export function createGraphQL(deps: GraphQLDeps) {
             throw new ApiError('invalid-argument', 'request body is empty', { violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }] });
           }
           const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+          if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+            let release: () => void;
+            try {
+              release = holdStream(req.ip, req.caller);
+            } catch (err) {
+              // The stream has started its subscription: it is read once, so that cancelling
+              // it ends the subscription too.
+              const reader = response.body?.getReader();
+              await reader?.read();
+              await reader?.cancel();
+              throw err;
+            }
+            reply.raw.once('close', release);
+          }
           response.headers.forEach((value, key) => void reply.header(key, value));
           reply.status(response.status);
           reply.send(response.body);
@@ -188,10 +240,19 @@ export function createGraphQL(deps: GraphQLDeps) {
     },
     /** graphql-ws on the same path as HTTP; other upgrade paths are left to other handlers. */
     attachWebSocket(server: Server) {
-      const wss = new WebSocketServer({ noServer: true });
+      // A frame larger than an HTTP body is refused: ws closes the socket with 1009.
+      const wss = new WebSocketServer({ noServer: true, maxPayload: deps.bodyLimitBytes });
       const trust = trustFunction(deps.trustProxy);
       const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
         if (new URL(req.url ?? '/', 'http://localhost').pathname !== GRAPHQL_PATH) return;
+        let release: () => void;
+        try {
+          release = deps.streams.acquireIp(clientAddress(req, trust));
+        } catch (err) {
+          refuseUpgrade(socket, err as ApiError, deps.problemBaseUrl);
+          return;
+        }
+        socket.once('close', release);
         wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       };
       server.on('upgrade', onUpgrade);
@@ -211,6 +272,14 @@ export function createGraphQL(deps: GraphQLDeps) {
               // buckets (mutations) without claiming it again.
               await authenticator.claimSignature(caller);
               if (caller) {
+                try {
+                  ctx.extra.releaseCredential = deps.streams.acquireCredential(caller);
+                } catch (err) {
+                  ctx.extra.socket.close(4429, closeReason((err as ApiError).code, (err as ApiError).message));
+                  return false;
+                }
+                ctx.extra.socket.once('close', () => ctx.extra.releaseCredential?.());
+                if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) ctx.extra.releaseCredential();
                 const state = await authenticator.inspect(caller, ip);
                 const live = authenticator.watch(state, ip);
                 const socket = ctx.extra.socket;
@@ -230,6 +299,11 @@ export function createGraphQL(deps: GraphQLDeps) {
           execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
           subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
           onSubscribe: async (ctx, _id, params) => {
+            // Counts this one: graphql-ws registers a subscription's id before it asks here.
+            const limit = deps.streams.limits.subscriptionsPerConnection;
+            if (Object.keys(ctx.subscriptions).length > limit) {
+              return [toGraphQLError(tooMany('SUBSCRIPTIONS_PER_CONNECTION', `at most ${limit} subscriptions at once on one graphql-ws connection`, limit))];
+            }
             if (ctx.extra.live) {
               const caller = await ctx.extra.live.current();
               if (!caller) {
@@ -263,6 +337,9 @@ export function createGraphQL(deps: GraphQLDeps) {
           },
         },
         wss,
+        // graphql-ws pings every idleTimeoutMs and drops a socket that has not answered the
+        // previous ping: a peer gone, or one that stopped reading what it is sent.
+        deps.idleTimeoutMs,
       );
       return {
         async close() {
@@ -372,6 +449,7 @@ function withCode(err: GraphQLError, code: string): GraphQLError {
 }
 
 type WsExtraFields = {
+  releaseCredential?: () => void;
   caller?: Caller;
   clientIp?: string;
   live?: LiveCredential;
@@ -380,4 +458,20 @@ type WsExtraFields = {
 interface Enveloped {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
+}
+
+/** A WebSocket close reason is at most 123 bytes: the code, then as much of the message as fits. */
+function closeReason(code: string, message: string): string {
+  return Buffer.from(`${code}: ${message}`).subarray(0, 123).toString().replace(/\uFFFD$/, '');
+}
+
+/** An upgrade refused before it is accepted gets the problem body any HTTP request would. */
+function refuseUpgrade(socket: Duplex, err: ApiError, problemBaseUrl: string): void {
+  const body = JSON.stringify(problemBody(err, problemBaseUrl, randomUUID()));
+  socket.end(
+    `HTTP/1.1 ${err.status} ${err.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A client that does not read its answer does not keep the socket.
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }

@@ -16,6 +16,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     bodyLimitBytes: 1024 * 1024,
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
+    idleTimeoutMs: 30_000,
     trustProxy: false,
     problemBaseUrl: 'https://errors.spot.example/problems',
     metrics: new Metrics(),

@@ -11,6 +11,7 @@ import { invalidArgument } from '../../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { decodeBytes, encodeBytes } from '../bytes.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
+import { guardedStream } from '../guardedStream.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
@@ -270,7 +271,8 @@ builder.subscriptionFields((t) => ({
     type: Change,
     description: 'Every committed change of the caller’s layers and drawings (of one market when engineSymbolId is given)',
     args: { engineSymbolId: t.arg.int() },
-    subscribe: (_root, args, ctx) => ctx.services.chart.subscribeChartLayerChanges(callerOf(ctx), args.engineSymbolId ?? undefined),
+    // Checked against the credential as it is at each event, like every private stream.
+    subscribe: (_root, args, ctx) => guardedStream(ctx, callerOf(ctx), ctx.services.chart.subscribeChartLayerChanges(callerOf(ctx), args.engineSymbolId ?? undefined)),
     resolve: (payload) => payload as ChartLayerEvent,
   }),
 }));

@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
+import { Pool } from 'undici';
+import WebSocket from 'ws';
+import type { SignedIn } from '../test/helpers/auth.ts';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
+import { TEST_OPERATOR_TOKEN, dropSchema, uniqueName } from '../test/helpers/infra.ts';
+import { freePort } from '../test/helpers/redisServer.ts';
+import { trader } from '../test/helpers/trading.ts';
+
+/**
+ * Issue 23: two SSE and two graphql-ws subscribers of orderBookUpdates that never read
+ * their sockets, under about 1,000 orders/s. The server runs as a child process
+ * (src/main.ts, production, PostgreSQL and Redis); orders (session-authenticated, BUY and
+ * SELL crossing at one price) and GET /healthz are sent open loop from this process. Two
+ * stages of BENCH_STAGE_SECONDS each, in the same run: without the slow subscribers (the
+ * baseline), then with them. Latency is from each request's scheduled send time. After the
+ * second stage the slow subscribers read again and report how their stream ended.
+ *
+ * Knobs: BENCH_ORDER_RATE (1000/s), BENCH_HEALTHZ_RATE (200/s), BENCH_STAGE_SECONDS (60).
+ */
+const ORDER_RATE = Number(process.env.BENCH_ORDER_RATE ?? 1000);
+const HEALTHZ_RATE = Number(process.env.BENCH_HEALTHZ_RATE ?? 200);
+const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 60);
+const BOOK = 'subscription { orderBookUpdates(symbol: "BTC-USDC") { symbol sequence bids { price qty } asks { price qty } } }';
+
+interface Latencies {
+  ok: number[];
+  failed: number;
+  shed: number;
+}
+
+const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+/** Sends `total` requests at `rate`/s from `start`, each timed from its scheduled time; at most 2048 in flight. */
+async function openLoop(rate: number, seconds: number, send: (i: number) => Promise<boolean>): Promise<Latencies> {
+  const out: Latencies = { ok: [], failed: 0, shed: 0 };
+  const total = Math.round(rate * seconds);
+  const start = performance.now() + 50;
+  const inflight = new Set<Promise<void>>();
+  for (let i = 0; i < total; i++) {
+    const at = start + (i * 1000) / rate;
+    const wait = at - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    if (inflight.size >= 2048) {
+      out.shed++;
+      continue;
+    }
+    const p: Promise<void> = send(i).then(
+      (ok) => void (ok ? out.ok.push(performance.now() - at) : out.failed++),
+      () => void out.failed++,
+    );
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  }
+  await Promise.all(inflight);
+  out.ok.sort((a, b) => a - b);
+  return out;
+}
+
+/** Opens the subscription and stops reading once the stream has started. */
+async function pausedSse(url: string): Promise<{ socket: Socket; text: () => string; closed: () => boolean }> {
+  const { port } = new URL(url);
+  const body = JSON.stringify({ query: BOOK });
+  const socket = connect(Number(port), '127.0.0.1');
+  let text = '';
+  let closed = false;
+  socket.on('data', (d) => (text += String(d)));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  while (!text.includes(':\n\n')) await new Promise((r) => setTimeout(r, 10));
+  socket.pause();
+  return { socket, text: () => text, closed: () => closed };
+}
+
+async function pausedWs(url: string): Promise<{ ws: WebSocket; text: () => string; closed: () => number | undefined }> {
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  let text = '';
+  let closed: number | undefined;
+  ws.on('message', (d) => (text += `${String(d)}\n`));
+  ws.on('close', (code) => (closed = code));
+  ws.on('error', () => undefined);
+  await new Promise((r) => ws.once('open', r));
+  ws.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+  while (!text.includes('connection_ack')) await new Promise((r) => setTimeout(r, 10));
+  ws.send(JSON.stringify({ id: 'book', type: 'subscribe', payload: { query: BOOK } }));
+  await new Promise((r) => setTimeout(r, 200));
+  ws.pause();
+  return { ws, text: () => text, closed: () => closed };
+}
+
+export async function run(): Promise<string> {
+  const schema = uniqueName('benchslow');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: `${schema}:`,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  try {
+    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    const buyer: SignedIn = await trader(url, { USDC: '100000000' });
+    const seller: SignedIn = await trader(url, { BTC: '10000' });
+    const pool = new Pool(url, { connections: 64 });
+    // Its own connections: /healthz never waits behind an order in the client's pool.
+    const probe = new Pool(url, { connections: 16 });
+    let n = 0;
+    const order = async (): Promise<boolean> => {
+      const i = n++;
+      const who = i % 2 === 0 ? buyer : seller;
+      const res = await pool.request({
+        method: 'POST',
+        path: '/v1/orders',
+        headers: { 'content-type': 'application/json', authorization: who.auth.authorization as string },
+        body: JSON.stringify({ order: { symbol: 'BTC-USDC', side: i % 2 === 0 ? 'BUY' : 'SELL', baseQty: '0.001', limitGtc: { price: String(30000 + (i % 3)) } } }),
+      });
+      await res.body.dump();
+      return res.statusCode === 200;
+    };
+    const healthz = async (): Promise<boolean> => {
+      const res = await probe.request({ method: 'GET', path: '/healthz' });
+      await res.body.dump();
+      return res.statusCode === 200;
+    };
+    const stage = async () => {
+      const [orders, health] = await Promise.all([openLoop(ORDER_RATE, STAGE_SECONDS, order), openLoop(HEALTHZ_RATE, STAGE_SECONDS, healthz)]);
+      return { orders, health };
+    };
+    await openLoop(200, 3, order);
+    const baseline = await stage();
+    const sse = [await pausedSse(url), await pausedSse(url)];
+    const ws = [await pausedWs(url), await pausedWs(url)];
+    const loaded = await stage();
+    for (const s of sse) s.socket.resume();
+    for (const s of ws) s.ws.resume();
+    await new Promise((r) => setTimeout(r, 5_000));
+    const alive = await fetch(`${url}/healthz`).then((r) => r.status, () => 0);
+    const how = (text: string, closed: string | undefined) => (text.includes('SUBSCRIBER_TOO_SLOW') ? 'cut off with SUBSCRIBER_TOO_SLOW' : closed ? `dropped (${closed})` : 'still open');
+    const endings = [
+      ...sse.map((s) => `SSE: ${how(s.text(), s.closed() ? 'connection closed: idle timeout' : undefined)}`),
+      ...ws.map((s) => `graphql-ws: ${how(s.text(), s.closed() !== undefined ? `close ${s.closed()}: ping unanswered` : undefined)}`),
+    ];
+    for (const s of sse) s.socket.destroy();
+    for (const s of ws) s.ws.terminate();
+    await pool.close();
+    await probe.close();
+    const row = (label: string, what: string, l: Latencies, rate: number) =>
+      `| ${label} | ${what} | ${rate} | ${l.ok.length} | ${quantile(l.ok, 0.5).toFixed(1)} | ${quantile(l.ok, 0.99).toFixed(1)} | ${(l.ok[l.ok.length - 1] ?? NaN).toFixed(1)} | ${l.failed} / ${l.shed} |`;
+    const ratio = (a: Latencies, b: Latencies) => (quantile(a.ok, 0.99) / quantile(b.ok, 0.99)).toFixed(2);
+    return [
+      `### Subscribers that never read, ${ORDER_RATE} orders/s offered (bench/slow-subscribers.bench.ts)`,
+      '',
+      `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis, default stream limits. Orders (session-authenticated, BUY and SELL of 0.001 BTC crossing at 30000-30002) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE and 2 graphql-ws orderBookUpdates subscribers that never read their sockets.`,
+      '',
+      '| stage | requests | offered/s | ok | p50 ms | p99 ms | max ms | failed / shed |',
+      '|---|---|---:|---:|---:|---:|---:|---|',
+      row('1: no slow subscribers', 'GET /healthz', baseline.health, HEALTHZ_RATE),
+      row('1: no slow subscribers', 'POST /v1/orders', baseline.orders, ORDER_RATE),
+      row('2: 2 SSE + 2 graphql-ws never reading', 'GET /healthz', loaded.health, HEALTHZ_RATE),
+      row('2: 2 SSE + 2 graphql-ws never reading', 'POST /v1/orders', loaded.orders, ORDER_RATE),
+      '',
+      `p99 stage 2 / stage 1: /healthz ${ratio(loaded.health, baseline.health)}, orders ${ratio(loaded.orders, baseline.orders)}. After stage 2 the server ${exited === undefined && alive === 200 ? 'is alive (/healthz 200)' : `is DOWN (exit ${exited}, /healthz ${alive})`}; the slow subscribers, reading again: ${endings.join('; ')}.`,
+    ].join('\n');
+  } finally {
+    child.kill('SIGTERM');
+    if (exited === undefined) await new Promise((r) => child.once('exit', r));
+    await dropSchema(schema);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
