@@ -52,6 +52,8 @@ const BOOK_SEQUENCE_JUMP = 1_000_000n;
 const READ_BARRIER_MS = 2_000;
 /** Journal entries are kept this long once projected: the window a stream can resume in. */
 export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
+/** Journal entries a resume reads and decodes at once before it lets other work run (docs/scaling.md). */
+export const RESUME_PAGE_ENTRIES = 100;
 
 type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
@@ -281,19 +283,22 @@ export class TradingEngine {
     return resumeAfter(live, after, {
       lastEntry: () => this.journal.lastSeq,
       firstEntry: () => this.journal.firstSeq(),
-      events: async (from, through) => {
-        const out: (OrderEventPayload | FillPayload | TriggerEventPayload)[] = [];
-        for (let cursor = from; cursor < through; ) {
-          const entries = await this.journal.read(cursor, through, 500);
-          if (entries.length === 0) break;
-          for (const { seq, ws } of entries) {
-            for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) out.push(e);
-          }
-          cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
-        }
-        return out as (OrderEventPayload & FillPayload & TriggerEventPayload)[];
-      },
+      pages: (from, through) => this.journalPages(stream, accountPublicId, from, through),
     });
+  }
+
+  /** The account's events of one stream in entries after `from` through `through`: a page per read of its entries. */
+  private async *journalPages(stream: 'orders' | 'fills' | 'triggers', accountPublicId: string, from: bigint, through: bigint) {
+    for (let cursor = from; cursor < through; ) {
+      const entries = await this.journal.readOf(accountPublicId, cursor, through, RESUME_PAGE_ENTRIES);
+      const page: (OrderEventPayload & FillPayload & TriggerEventPayload)[] = [];
+      for (const { seq, ws } of entries) {
+        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e as OrderEventPayload & FillPayload & TriggerEventPayload);
+      }
+      yield page;
+      if (entries.length < RESUME_PAGE_ENTRIES) return;
+      cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
+    }
   }
 
   // ---- Commands --------------------------------------------------------------------------

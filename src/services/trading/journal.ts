@@ -152,6 +152,15 @@ export function decodeEntry(payload: string): WriteSet {
   return ws;
 }
 
+/** The accounts with a private stream event in the entry (order versions, fills, trigger events): its row's `accounts`. */
+export function entryAccounts(ws: WriteSet): string[] {
+  const out = new Set<string>();
+  // A fill's order always has a version in the same entry, so versions name its account.
+  for (const v of ws.versions) out.add(v.accountPublicId);
+  for (const e of ws.triggerEvents) out.add(e.accountPublicId);
+  return [...out];
+}
+
 export interface JournalEntry {
   seq: bigint;
   ws: WriteSet;
@@ -186,7 +195,7 @@ export class Journal {
   /** Appends a group's write set as the next entry, unless past `deadline`; resolves with its sequence once durable. */
   async append(ws: WriteSet, deadline: Date): Promise<bigint> {
     const seq = this.last + 1n;
-    await appendJournal(this.sql, seq, encodeEntry(ws), this.fence(), deadline);
+    await appendJournal(this.sql, seq, encodeEntry(ws), entryAccounts(ws), this.fence(), deadline);
     this.last = seq;
     return seq;
   }
@@ -200,10 +209,24 @@ export class Journal {
     return rows.map((r) => ({ seq: BigInt(r.seq), ws: decodeEntry(r.payload) }));
   }
 
-  /** The first sequence still kept (0 when the journal is empty). */
+  /**
+   * Entries after `after`, at most through `through`, that hold a private stream event of
+   * `accountPublicId`, in order: found through the accounts index, so an account with no
+   * event in the journal costs one index probe, not a read of every entry.
+   */
+  async readOf(accountPublicId: string, after: bigint, through: bigint, limit: number): Promise<JournalEntry[]> {
+    const rows = await this.sql.query<{ seq: string; payload: string }>(
+      `SELECT seq::text AS seq, payload FROM "TradingJournal" WHERE accounts @> ARRAY[$1::text] AND seq > $2::bigint AND seq <= $3::bigint ORDER BY "TradingJournal".seq LIMIT $4`,
+      [accountPublicId, after.toString(), through.toString(), limit],
+      { prepare: true },
+    );
+    return rows.map((r) => ({ seq: BigInt(r.seq), ws: decodeEntry(r.payload) }));
+  }
+
+  /** The first sequence still kept; past the last one when retention removed them all. */
   async firstSeq(): Promise<bigint> {
     const [row] = await this.sql.query<{ seq: string | null }>(`SELECT min(seq)::text AS seq FROM "TradingJournal"`);
-    return row?.seq ? BigInt(row.seq) : 0n;
+    return row?.seq ? BigInt(row.seq) : this.last + 1n;
   }
 
   /** Drops entries committed before `before` that are projected already (retention). */

@@ -291,14 +291,14 @@ export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: Wat
  * is locked, so a statement held up by a partition or a lock cannot land after its
  * clients were told it failed.
  */
-export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, fence: EngineFence, deadline: Date): Promise<void> {
+export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, accounts: readonly string[], fence: EngineFence, deadline: Date): Promise<void> {
   await sql.query(
     `WITH f AS (UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING clock_timestamp() AS at),
-      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f WHERE f.at <= $5::timestamptz RETURNING 1)
+      j AS (INSERT INTO "TradingJournal" (seq, payload, accounts) SELECT $3::bigint, $4, $6::text[] FROM f WHERE f.at <= $5::timestamptz RETURNING 1)
     SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 1
       WHEN EXISTS (SELECT 1 FROM f) THEN "journal_deadline_passed"($5::timestamptz)
       ELSE "engine_fence_lost"($1, $2::bigint) END`,
-    [fence.name, fence.epoch.toString(), seq.toString(), payload, deadline.toISOString()],
+    [fence.name, fence.epoch.toString(), seq.toString(), payload, deadline.toISOString(), accounts],
     { prepare: true },
   );
 }
