@@ -152,7 +152,7 @@ export function decodeEntry(payload: string): WriteSet {
   return ws;
 }
 
-/** The accounts with a private stream event in the entry (order versions, fills, trigger events): its row's `accounts`. */
+/** The accounts with a private stream event in the entry (order versions, fills, trigger events): its rows of TradingJournalAccount. */
 export function entryAccounts(ws: WriteSet): string[] {
   const out = new Set<string>();
   // A fill's order always has a version in the same entry, so versions name its account.
@@ -211,12 +211,13 @@ export class Journal {
 
   /**
    * Entries after `after`, at most through `through`, that hold a private stream event of
-   * `accountPublicId`, in order: found through the accounts index, so an account with no
-   * event in the journal costs one index probe, not a read of every entry.
+   * `accountPublicId`, in order: a range of the accounts table's primary key, so an account
+   * with no event in the journal costs one index probe, not a read of every entry.
    */
   async readOf(accountPublicId: string, after: bigint, through: bigint, limit: number): Promise<JournalEntry[]> {
     const rows = await this.sql.query<{ seq: string; payload: string }>(
-      `SELECT seq::text AS seq, payload FROM "TradingJournal" WHERE accounts @> ARRAY[$1::text] AND seq > $2::bigint AND seq <= $3::bigint ORDER BY "TradingJournal".seq LIMIT $4`,
+      `SELECT j.seq::text AS seq, j.payload FROM "TradingJournalAccount" a JOIN "TradingJournal" j ON j.seq = a.seq
+        WHERE a."accountPublicId" = $1 AND a.seq > $2::bigint AND a.seq <= $3::bigint ORDER BY a.seq LIMIT $4`,
       [accountPublicId, after.toString(), through.toString(), limit],
       { prepare: true },
     );
@@ -231,6 +232,10 @@ export class Journal {
 
   /** Drops entries committed before `before` that are projected already (retention). */
   async prune(before: Date, projected: bigint): Promise<void> {
-    await this.sql.query(`DELETE FROM "TradingJournal" WHERE seq <= $1::bigint AND "committedAt" < $2::timestamptz`, [projected.toString(), before.toISOString()]);
+    await this.sql.query(
+      `WITH gone AS (DELETE FROM "TradingJournal" WHERE seq <= $1::bigint AND "committedAt" < $2::timestamptz RETURNING seq)
+      DELETE FROM "TradingJournalAccount" a USING gone WHERE a.seq = gone.seq`,
+      [projected.toString(), before.toISOString()],
+    );
   }
 }

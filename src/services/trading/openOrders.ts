@@ -1,19 +1,24 @@
+import { ExpiryIndex } from './expiries.ts';
 import type { OrderVersion } from './writeSet.ts';
 
 /**
- * The engine's open orders, by id and by account: a read of one account's orders costs
- * that account's orders, not a scan of every open order.
+ * The engine's open orders, by id, by account and by GTD expiry: a read of one account's
+ * orders costs that account's orders, and the expiry sweep the due orders, not a scan of
+ * every open order.
  */
 export class OpenOrders {
   private readonly byId = new Map<bigint, OrderVersion>();
   private readonly byAccount = new Map<bigint, Set<bigint>>();
+  private readonly byExpiry = new ExpiryIndex<bigint>((id) => this.byId.get(id)?.expireAtTsNs);
 
   get(id: bigint): OrderVersion | undefined {
     return this.byId.get(id);
   }
 
   set(id: bigint, row: OrderVersion): void {
+    const before = this.byId.get(id);
     this.byId.set(id, row);
+    if (row.expireAtTsNs !== null && before?.expireAtTsNs !== row.expireAtTsNs) this.byExpiry.add(id, row.expireAtTsNs);
     let ids = this.byAccount.get(row.accountId);
     if (!ids) this.byAccount.set(row.accountId, (ids = new Set()));
     ids.add(id);
@@ -30,6 +35,15 @@ export class OpenOrders {
 
   values(): IterableIterator<OrderVersion> {
     return this.byId.values();
+  }
+
+  countOf(accountId: bigint): number {
+    return this.byAccount.get(accountId)?.size ?? 0;
+  }
+
+  /** Open orders whose GTD expiry is at or before `nowNs`, earliest first (live rows). */
+  dueBy(nowNs: bigint): OrderVersion[] {
+    return this.byExpiry.due(nowNs).map((id) => this.byId.get(id) as OrderVersion);
   }
 
   /** The account's open orders, live rows (callers inside a job may change them; others copy). */

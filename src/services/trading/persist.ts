@@ -294,7 +294,8 @@ export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: Wat
 export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, accounts: readonly string[], fence: EngineFence, deadline: Date): Promise<void> {
   await sql.query(
     `WITH f AS (UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING clock_timestamp() AS at),
-      j AS (INSERT INTO "TradingJournal" (seq, payload, accounts) SELECT $3::bigint, $4, $6::text[] FROM f WHERE f.at <= $5::timestamptz RETURNING 1)
+      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f WHERE f.at <= $5::timestamptz RETURNING seq),
+      a AS (INSERT INTO "TradingJournalAccount" ("accountPublicId", seq) SELECT unnest($6::text[]), j.seq FROM j)
     SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 1
       WHEN EXISTS (SELECT 1 FROM f) THEN "journal_deadline_passed"($5::timestamptz)
       ELSE "engine_fence_lost"($1, $2::bigint) END`,
