@@ -16,7 +16,8 @@ import { placeOrder, trader } from '../test/helpers/trading.ts';
  * is the resuming accounts'. The server runs as a child process (src/main.ts) on PostgreSQL
  * and Redis; GET /healthz is sent open loop at a fixed rate, in stages alternating without
  * resumes (the baseline) and with BENCH_RESUMERS fresh accounts each resuming from "0", then
- * leaving after 500 ms and resuming again, for the whole stage. Latency is from each
+ * leaving after 500 ms and resuming again, for the whole stage; a third stage makes the same
+ * subscription churn without `after`, to tell the resume's cost from the subscription's. Latency is from each
  * request's scheduled send time.
  *
  * The journal is built by a fast bulk path: the server makes one real entry (an order
@@ -33,8 +34,6 @@ const RESUMERS = Number(process.env.BENCH_RESUMERS ?? 20);
 const RATE = Number(process.env.BENCH_HEALTHZ_RATE ?? 200);
 const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 12);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** The subscription's `after`; empty: plain subscriptions, the same churn without a resume. */
-const AFTER = process.env.BENCH_AFTER ?? '0';
 const SERVER_ROOT = process.env.BENCH_SERVER_ROOT ?? path.resolve(import.meta.dirname, '..');
 
 interface Stage {
@@ -134,13 +133,13 @@ async function bulkJournal(schema: string, n: number): Promise<number> {
 }
 
 /** `count` accounts resuming from "0", each leaving after 500 ms and resuming again, until stopped. */
-function resumers(clients: Client[]) {
+function resumers(clients: Client[], after: string) {
   let running = true;
   let resumes = 0;
   const loops = clients.map(async (client) => {
     while (running) {
       resumes++;
-      const unsubscribe = client.subscribe({ query: `subscription { orderUpdates${AFTER === '' ? '' : `(after: "${AFTER}")`} { orderId } }` }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      const unsubscribe = client.subscribe({ query: `subscription { orderUpdates${after === '' ? '' : `(after: "${after}")`} { orderId } }` }, { next: () => undefined, error: () => undefined, complete: () => undefined });
       await new Promise((r) => setTimeout(r, 500));
       unsubscribe();
     }
@@ -179,30 +178,39 @@ export async function run(): Promise<string> {
     const rows: string[] = [];
     const ratios: number[] = [];
     const deltas: number[] = [];
+    const plainRatios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const baseline = await openLoop(pool, `round ${round}: no resumes`);
-      const load = resumers(clients);
-      const loaded = await openLoop(pool, `round ${round}: ${RESUMERS} accounts resuming`);
+      const baseline = await openLoop(pool, `round ${round}: no subscriptions`);
+      const plainLoad = resumers(clients, '');
+      const plain = await openLoop(pool, `round ${round}: ${RESUMERS} accounts subscribing without after`);
+      plain.resumes = await plainLoad.stop();
+      await new Promise((r) => setTimeout(r, 1_000));
+      const load = resumers(clients, '0');
+      const loaded = await openLoop(pool, `round ${round}: ${RESUMERS} accounts resuming after "0"`);
       loaded.resumes = await load.stop();
       await new Promise((r) => setTimeout(r, 1_000));
-      rows.push(row(baseline), row(loaded));
+      rows.push(row(baseline), row(plain), row(loaded));
+      plainRatios.push(plain.p99 / baseline.p99);
       ratios.push(loaded.p99 / baseline.p99);
       deltas.push(loaded.p99 - baseline.p99);
     }
     await pool.close();
     ratios.sort((a, b) => a - b);
     deltas.sort((a, b) => a - b);
+    plainRatios.sort((a, b) => a - b);
     const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] as number;
     return [
       `### Resumes from after "0" vs other requests (${SERVER_ROOT === path.resolve(import.meta.dirname, '..') ? 'this checkout' : SERVER_ROOT})`,
       '',
-      `A journal of ${ENTRIES.toLocaleString('en-US')} entries (one real entry copied by INSERT ... SELECT generate_series in ${(buildMs / 1000).toFixed(1)} s), none of them the resuming accounts'. GET /healthz open loop at ${RATE}/s, ${STAGE_SECONDS} s stages alternating without resumes and with ${RESUMERS} fresh accounts each subscribing to orderUpdates(after: "0") over graphql-ws, leaving after 500 ms and resuming again; same server, same run.`,
+      `A journal of ${ENTRIES.toLocaleString('en-US')} entries (one real entry copied by INSERT ... SELECT generate_series in ${(buildMs / 1000).toFixed(1)} s), none of them the resuming accounts'. GET /healthz open loop at ${RATE}/s, ${STAGE_SECONDS} s stages in turn: no subscriptions (the baseline); ${RESUMERS} fresh accounts each subscribing to orderUpdates without after over graphql-ws, leaving after 500 ms and subscribing again (the same churn without a resume); the same with after: "0" (a resume from the start each time); same server, same run.`,
       '',
-      '| stage | requests | resumes | p50 ms | p99 ms | max ms |',
+      '| stage | requests | subscriptions | p50 ms | p99 ms | max ms |',
       '|---|---|---|---|---|---|',
       ...rows,
       '',
-      `p99 with resumes / without, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); p99 with minus without: ${deltas.map((d) => d.toFixed(2)).join(', ')} ms (median ${median(deltas).toFixed(2)} ms)`,
+      `p99 of the churn without after / baseline, per round: ${plainRatios.map((r) => r.toFixed(2)).join(', ')} (median ${median(plainRatios).toFixed(2)})`,
+      '',
+      `p99 with resumes / baseline, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); p99 with minus without: ${deltas.map((d) => d.toFixed(2)).join(', ')} ms (median ${median(deltas).toFixed(2)} ms)`,
     ].join('\n');
   } finally {
     for (const c of clients) await c.dispose();
