@@ -184,7 +184,7 @@ export class TradingEngine {
   /** Armed dead-man switches, by switchKey: they fire inside a job, so a heartbeat is ordered before or after a firing. */
   private armedSwitches = new Map<string, SwitchRow>();
   /** The armed switches by expiry, for the sweep. */
-  private switchExpiries = this.switchIndex();
+  private switchExpiries = new ExpiryIndex<string>();
   /**
    * Per account, every client order id taken by an order (committed or in a group not yet
    * committed) with the time its retention ends. Read from the database once, then kept
@@ -651,7 +651,7 @@ export class TradingEngine {
     await this.withdrawals.load();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.armedSwitches = new Map();
-    this.switchExpiries = this.switchIndex();
+    this.switchExpiries = new ExpiryIndex();
     for (const sw of armed) {
       this.armSwitch({ accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs });
     }
@@ -1095,7 +1095,7 @@ export class TradingEngine {
       };
       ws.switch(row);
       if (armed) this.armSwitch(row);
-      else this.armedSwitches.delete(switchKey(row));
+      else this.disarmSwitch(row);
       return { row, now, nowNs };
     });
   }
@@ -1117,20 +1117,21 @@ export class TradingEngine {
         if (!sw || sw.expiresAtTsNs > nowNs) continue;
         this.cancelInJob(ws, sw.accountId, this.switchMarkets(sw), sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH', now, nowNs);
         ws.switch({ ...sw, status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, armedAt: null, lastFiredAtTsNs: nowNs });
-        this.armedSwitches.delete(switchKey(sw));
+        this.disarmSwitch(sw);
         fired += 1;
       }
       return fired;
     });
   }
 
-  private switchIndex(): ExpiryIndex<string> {
-    return new ExpiryIndex((key) => this.armedSwitches.get(key)?.expiresAtTsNs);
-  }
-
   private armSwitch(row: SwitchRow): void {
     this.armedSwitches.set(switchKey(row), row);
     this.switchExpiries.add(switchKey(row), row.expiresAtTsNs);
+  }
+
+  private disarmSwitch(row: SwitchRow): void {
+    this.armedSwitches.delete(switchKey(row));
+    this.switchExpiries.delete(switchKey(row));
   }
 
   private switchMarkets(sw: SwitchRow): readonly Market[] {

@@ -1,15 +1,15 @@
 /**
  * Keys by the time they expire, for the sweeps that run every 250 ms: finding what is due
  * costs the due keys (plus entries gone stale), not a scan of every open order or armed
- * switch. A min-heap on (time, insertion) with lazy deletion: the owner says through
- * `currentExpiry` when a key still expires at a time, so an entry whose key was deleted or
- * moved is dropped when it reaches the top, and changing a key costs one `add`.
+ * switch. A min-heap on (time, insertion) with lazy deletion: moving or deleting a key
+ * leaves its old entry behind, dropped when it reaches the top, and the heap is rebuilt
+ * from the live keys whenever stale entries outnumber them, so a key cancelled long before
+ * its expiry (a 30-day GTD order) does not stay in memory.
  */
 export class ExpiryIndex<K> {
-  private readonly heap: { at: bigint; n: number; key: K }[] = [];
+  private heap: { at: bigint; n: number; key: K }[] = [];
+  private readonly current = new Map<K, bigint>();
   private added = 0;
-
-  constructor(private readonly currentExpiry: (key: K) => bigint | null | undefined) {}
 
   /** Entries held, stale ones included (the bound on its memory). */
   get size(): number {
@@ -17,8 +17,15 @@ export class ExpiryIndex<K> {
   }
 
   add(key: K, at: bigint): void {
+    if (this.current.get(key) === at) return;
+    this.current.set(key, at);
     this.heap.push({ at, n: this.added++, key });
     this.up(this.heap.length - 1);
+    this.compactIfStale();
+  }
+
+  delete(key: K): void {
+    if (this.current.delete(key)) this.compactIfStale();
   }
 
   /**
@@ -30,7 +37,7 @@ export class ExpiryIndex<K> {
     const seen = new Set<K>();
     for (let top = this.heap[0]; top !== undefined && top.at <= now; top = this.heap[0]) {
       this.pop();
-      if (seen.has(top.key) || this.currentExpiry(top.key) !== top.at) continue;
+      if (seen.has(top.key) || this.current.get(top.key) !== top.at) continue;
       seen.add(top.key);
       found.push(top);
     }
@@ -39,6 +46,12 @@ export class ExpiryIndex<K> {
       this.up(this.heap.length - 1);
     }
     return found.map((e) => e.key);
+  }
+
+  private compactIfStale(): void {
+    if (this.heap.length <= 2 * this.current.size + 64) return;
+    this.heap = this.heap.filter((e) => this.current.get(e.key) === e.at);
+    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
 
   private less(a: number, b: number): boolean {
@@ -66,7 +79,11 @@ export class ExpiryIndex<K> {
     const last = this.heap.pop();
     if (last === undefined || this.heap.length === 0) return;
     this.heap[0] = last;
-    for (let i = 0; ; ) {
+    this.down(0);
+  }
+
+  private down(i: number): void {
+    for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let min = i;

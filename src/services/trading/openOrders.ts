@@ -9,16 +9,16 @@ import type { OrderVersion } from './writeSet.ts';
 export class OpenOrders {
   private readonly byId = new Map<bigint, OrderVersion>();
   private readonly byAccount = new Map<bigint, Set<bigint>>();
-  private readonly byExpiry = new ExpiryIndex<bigint>((id) => this.byId.get(id)?.expireAtTsNs);
+  private readonly byExpiry = new ExpiryIndex<bigint>();
 
   get(id: bigint): OrderVersion | undefined {
     return this.byId.get(id);
   }
 
   set(id: bigint, row: OrderVersion): void {
-    const before = this.byId.get(id);
     this.byId.set(id, row);
-    if (row.expireAtTsNs !== null && before?.expireAtTsNs !== row.expireAtTsNs) this.byExpiry.add(id, row.expireAtTsNs);
+    if (row.expireAtTsNs !== null) this.byExpiry.add(id, row.expireAtTsNs);
+    else this.byExpiry.delete(id);
     let ids = this.byAccount.get(row.accountId);
     if (!ids) this.byAccount.set(row.accountId, (ids = new Set()));
     ids.add(id);
@@ -28,6 +28,7 @@ export class OpenOrders {
     const row = this.byId.get(id);
     if (!row) return;
     this.byId.delete(id);
+    this.byExpiry.delete(id);
     const ids = this.byAccount.get(row.accountId);
     ids?.delete(id);
     if (ids?.size === 0) this.byAccount.delete(row.accountId);
