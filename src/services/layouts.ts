@@ -33,6 +33,9 @@ export const TEMPLATE_TAG_MAX = 32;
 export const TEMPLATES_LIST_DEFAULT = 50;
 export const TEMPLATES_LIST_MAX = 100;
 export const TEMPLATE_SEARCH_MAX = 100;
+/** Growth caps (docs/scaling.md): a version holds up to about 0.9 MB of layout, and is never deleted. */
+export const MAX_VERSIONS_PER_TEMPLATE = 50;
+export const MAX_TEMPLATES_PER_ACCOUNT = 20;
 
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]*$/;
@@ -236,7 +239,7 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
     return { id: caller.rootAccountId, publicId: caller.rootPublicId, viewerId: viewerIdOf(caller.rootPublicId) };
   }
 
-  async function write(caller: Caller, operation: 'layout.mutate' | 'layout.publish') {
+  async function metered(caller: Caller, operation: 'layout.mutate' | 'layout.publish' | 'layout.search') {
     const v = viewer(caller);
     await limiter.admit(operation, { caller, account: { id: v.id, publicId: v.publicId, kind: 'ROOT', rootAccountId: v.id } });
     return v;
@@ -337,7 +340,7 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
      * `updatedAtMs` are the server's.
      */
     async upsertLayout(caller: Caller, input: { layout: LayoutInput }) {
-      const v = await write(caller, 'layout.mutate');
+      const v = await metered(caller, 'layout.mutate');
       const l = input.layout;
       const layoutId = l.layoutId === undefined || l.layoutId === 0n ? undefined : l.layoutId;
       if (layoutId !== undefined && layoutId < 0n) throw layoutNotFound();
@@ -353,7 +356,7 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
 
     /** Published templates keep their versions: they are snapshots. */
     async deleteLayout(caller: Caller, input: { layoutId: bigint }) {
-      const v = await write(caller, 'layout.mutate');
+      const v = await metered(caller, 'layout.mutate');
       await db.$transaction(async (tx) => {
         await lockViewer(tx, v.id);
         const row = await findLayout(tx, v.id, input.layoutId);
@@ -368,7 +371,9 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
      * title, description, tags and listing.
      */
     async publishLayout(caller: Caller, input: PublishInput) {
-      const v = await write(caller, 'layout.publish');
+      // Publishing speaks to everyone: a read-only key may keep its own layouts, not publish them.
+      requirePermission(caller, 'TRADE');
+      const v = await metered(caller, 'layout.publish');
       const title = checkLine(input.title, 'title', TEMPLATE_TITLE_MAX);
       const description = checkText(input.description ?? '', 'description', TEMPLATE_DESCRIPTION_MAX);
       const changelog = checkText(input.changelog ?? '', 'changelog', TEMPLATE_CHANGELOG_MAX);
@@ -381,6 +386,12 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
         const existing = await tx.layoutTemplate.findUnique({
           where: { ownerAccountId_sourceLayoutId: { ownerAccountId: v.id, sourceLayoutId: layout.layoutId } },
         });
+        if (existing && existing.latestVersion >= MAX_VERSIONS_PER_TEMPLATE) {
+          throw invalidArgument('layoutId', `a template keeps at most ${MAX_VERSIONS_PER_TEMPLATE} versions`, 'max-versions');
+        }
+        if (!existing && (await tx.layoutTemplate.count({ where: { ownerAccountId: v.id } })) >= MAX_TEMPLATES_PER_ACCOUNT) {
+          throw invalidArgument('layoutId', `an account publishes at most ${MAX_TEMPLATES_PER_ACCOUNT} templates`, 'max-templates');
+        }
         const template = existing
           ? await tx.layoutTemplate.update({
               where: { id: existing.id },
@@ -434,7 +445,7 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
       caller: Caller,
       input: { tag?: string; query?: string; ownerId?: string; orderBy?: TemplateOrder; limit?: number; pageToken?: string },
     ) {
-      const v = viewer(caller);
+      const v = await metered(caller, 'layout.search');
       const limit = pageLimit(input.limit, TEMPLATES_LIST_MAX, TEMPLATES_LIST_DEFAULT);
       const orderBy = input.orderBy ?? 'NEWEST';
       if (orderBy !== 'NEWEST' && orderBy !== 'MOST_USED') throw invalidArgument('orderBy', 'must be NEWEST or MOST_USED', 'enum');
@@ -495,7 +506,7 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
      * layout, and counts the use for discovery. Unlisted templates can be used by id.
      */
     async useLayoutTemplate(caller: Caller, input: TemplateRef & { version?: number; name?: string; isDefault?: boolean }) {
-      const v = await write(caller, 'layout.mutate');
+      const v = await metered(caller, 'layout.mutate');
       const name = input.name === undefined || input.name === '' ? undefined : checkLine(input.name, 'name', LAYOUT_NAME_MAX);
       const row = await db.$transaction(async (tx) => {
         const template = await findTemplate(tx, input);

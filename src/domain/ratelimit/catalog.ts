@@ -101,6 +101,8 @@ export const OPERATIONS = {
   // Layouts and templates are profile data; chart edits are smaller and more frequent, at half the cost.
   'layout.mutate': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'layout.publish': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  // Discovery reads every listed template's title: metered like the profile writes, at half their cost.
+  'layout.search': { pool: 'ACCOUNT_ADMIN', cost: 1 },
   'chart.mutate': { pool: 'ACCOUNT_ADMIN', cost: 1 },
   'chart.sync': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'security.api_policy_mutate': { pool: 'ACCOUNT_SECURITY', cost: 2 },

@@ -12,6 +12,7 @@ import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { MonotonicIds } from './ids.ts';
+import { ExpiryIndex } from './expiries.ts';
 import { OpenOrders } from './openOrders.ts';
 import { INITIAL_TRAILING, TriggerBook, crosses, directionOf, onTrailingPrice, sliceQty, slicePrice, twapOutcome, worstThreshold } from '../../domain/triggers/index.ts';
 import { formatScaled } from '../../domain/money.ts';
@@ -54,6 +55,10 @@ const BOOK_SEQUENCE_JUMP = 1_000_000n;
 const READ_BARRIER_MS = 2_000;
 /** Journal entries are kept this long once projected: the window a stream can resume in. */
 export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
+/** Open orders one trading account (root or subaccount) may keep: the spec's largest open-orders page, so one read lists them all. */
+export const MAX_OPEN_ORDERS_PER_ACCOUNT = 1000;
+/** Journal entries a resume reads and decodes at once before it lets other work run (docs/scaling.md). */
+export const RESUME_PAGE_ENTRIES = 100;
 
 type BookLevels = { bids: Map<bigint, bigint>; asks: Map<bigint, bigint>; sequence: bigint };
 type CloseInfo = { status: 'FILLED' | 'CANCELED' | 'EXPIRED'; reason: OrderCloseReason | null };
@@ -199,6 +204,8 @@ export class TradingEngine {
   private triggerIds!: MonotonicIds;
   /** Armed dead-man switches, by switchKey: they fire inside a job, so a heartbeat is ordered before or after a firing. */
   private armedSwitches = new Map<string, SwitchRow>();
+  /** The armed switches by expiry, for the sweep. */
+  private switchExpiries = new ExpiryIndex<string>();
   /**
    * Per account, every client order id taken by an order (committed or in a group not yet
    * committed) with the time its retention ends. Read from the database once, then kept
@@ -336,19 +343,22 @@ export class TradingEngine {
     return resumeAfter(live, after, {
       lastEntry: () => this.journal.lastSeq,
       firstEntry: () => this.journal.firstSeq(),
-      events: async (from, through) => {
-        const out: (OrderEventPayload | FillPayload | TriggerEventPayload)[] = [];
-        for (let cursor = from; cursor < through; ) {
-          const entries = await this.journal.read(cursor, through, 500);
-          if (entries.length === 0) break;
-          for (const { seq, ws } of entries) {
-            for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) out.push(e);
-          }
-          cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
-        }
-        return out as (OrderEventPayload & FillPayload & TriggerEventPayload)[];
-      },
+      pages: (from, through) => this.journalPages(stream, accountPublicId, from, through),
     });
+  }
+
+  /** The account's events of one stream in entries after `from` through `through`: a page per read of its entries. */
+  private async *journalPages(stream: 'orders' | 'fills' | 'triggers', accountPublicId: string, from: bigint, through: bigint) {
+    for (let cursor = from; cursor < through; ) {
+      const entries = await this.journal.readOf(accountPublicId, cursor, through, RESUME_PAGE_ENTRIES);
+      const page: (OrderEventPayload & FillPayload & TriggerEventPayload)[] = [];
+      for (const { seq, ws } of entries) {
+        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e as OrderEventPayload & FillPayload & TriggerEventPayload);
+      }
+      yield page;
+      if (entries.length < RESUME_PAGE_ENTRIES) return;
+      cursor = (entries[entries.length - 1] as { seq: bigint }).seq;
+    }
   }
 
   // ---- Commands --------------------------------------------------------------------------
@@ -372,6 +382,7 @@ export class TradingEngine {
       // Everything that can refuse the replacement is checked before the old order is touched.
       const inheritedCumQty = live.inheritedCumQty + live.cumQty;
       if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
+      this.checkMinimumSize(market, v.price, v.qty - inheritedCumQty, 'order.baseQty');
       const lineage = { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id };
       const placement: PlaceContext = { account, market, v, input: { order }, now, nowNs, lineage };
       // The old order rests on the replacement's own side, so removing it changes none of these checks.
@@ -409,6 +420,7 @@ export class TradingEngine {
       const leaves = newTotal !== undefined ? newTotal - live.inheritedCumQty - live.cumQty : live.leavesQty;
       if (leaves <= 0n) throw invalidArgument('newQty', 'must exceed the quantity already filled', 'above-filled');
       const price = newPrice ?? live.price;
+      this.checkMinimumSize(market, price, leaves, newTotal !== undefined ? 'newQty' : 'newPrice');
       const ref = this.tradingRef(account.id, live.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
       const { required, delta } = reReservation(market, { side: live.side, price, leaves, feeAsset: live.feeAsset, heldE18: live.heldE18 });
       if (delta > 0n && !this.balances.hold(ws, ref, delta)) throw insufficientBalance('newQty');
@@ -529,9 +541,9 @@ export class TradingEngine {
 
   /** Expires resting GTD orders whose time has come (run on a timer). */
   async expireDue(): Promise<void> {
-    const dueNs = this.deps.clock.nowNs();
+    const due = this.open.dueBy(this.deps.clock.nowNs());
     for (const market of this.deps.markets.markets) {
-      const accounts = [...this.open.values()].filter((o) => o.symbolId === market.symbolId && o.expireAtTsNs !== null && o.expireAtTsNs <= dueNs).map((o) => o.accountId);
+      const accounts = due.filter((o) => o.symbolId === market.symbolId).map((o) => o.accountId);
       if (accounts.length === 0) continue;
       await this.sequencer.submitAfter(
         () => this.balances.load(this.refsFor(accounts, market)),
@@ -700,9 +712,11 @@ export class TradingEngine {
     await this.loadTriggers();
     await this.withdrawals.load();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
-    this.armedSwitches = new Map(
-      armed.map((sw) => [switchKey(sw), { accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs }]),
-    );
+    this.armedSwitches = new Map();
+    this.switchExpiries = new ExpiryIndex();
+    for (const sw of armed) {
+      this.armSwitch({ accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs });
+    }
     this.orderIds = nextOrderIds;
     this.transferIds = nextTransferIds;
     this.engines = nextEngines;
@@ -960,6 +974,13 @@ export class TradingEngine {
   private checkPlace(ctx: PlaceContext): CheckedPlacement {
     const { account, market, v, input, nowNs } = ctx;
     const engine = this.engineOf(market);
+    if (v.tif !== 'IOC') {
+      // A replacement takes the place of an order already counted.
+      const resting = this.open.countOf(account.id) - (ctx.lineage?.replacesOrderId !== undefined ? 1 : 0);
+      if (resting >= MAX_OPEN_ORDERS_PER_ACCOUNT) {
+        throw invalidArgument('order', `an account keeps at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders: cancel some first`, 'max-open-orders', 'TOO_MANY_OPEN_ORDERS');
+      }
+    }
     this.checkClientOrderId(account.id, input.order.clientOrderId, ctx.now);
     this.refusePostOnlyTaker(engine, v, input.order.side, nowNs);
     let protection: bigint | undefined;
@@ -995,6 +1016,17 @@ export class TradingEngine {
     }
     if (refused !== null) throw new ApiError('invalid-argument', `the matching engine refuses this order: ${refused}`, { code: refused });
     return { place, holdRef, hold, working };
+  }
+
+  /**
+   * A modify or a replacement works a new quantity: like a new order, it must be at least
+   * the market's minimum quantity and value, or book spam would cost a 1-unit order.
+   */
+  private checkMinimumSize(market: Market, price: bigint, working: bigint, field: string): void {
+    if (working < market.minQty) throw invalidArgument(field, 'the quantity left to work is below the market minimum quantity', 'min-qty');
+    if (quoteNotional(price, working, market.notional) < market.minNotional) {
+      throw invalidArgument(field, 'the value left to work is below the market minimum notional', 'min-notional');
+    }
   }
 
   /** Reserves, matches and records one new order inside a sequencer job. */
@@ -1124,8 +1156,8 @@ export class TradingEngine {
         lastFiredAtTsNs: null,
       };
       ws.switch(row);
-      if (armed) this.armedSwitches.set(switchKey(row), row);
-      else this.armedSwitches.delete(switchKey(row));
+      if (armed) this.armSwitch(row);
+      else this.disarmSwitch(row);
       return { row, now, nowNs };
     });
   }
@@ -1135,7 +1167,7 @@ export class TradingEngine {
    * cancels and its disarming are one job, so they commit together or not at all.
    */
   async fireDueSwitches(): Promise<number> {
-    const due = [...this.armedSwitches.values()].filter((sw) => sw.expiresAtTsNs <= this.deps.clock.nowNs());
+    const due = this.switchExpiries.due(this.deps.clock.nowNs()).map((key) => this.armedSwitches.get(key) as SwitchRow);
     if (due.length === 0) return 0;
     const refs = due.flatMap((sw) => this.switchMarkets(sw).flatMap((market) => this.refsFor([sw.accountId], market)));
     return this.sequencer.submitAfter(() => this.balances.load(refs), (ws) => {
@@ -1147,11 +1179,21 @@ export class TradingEngine {
         if (!sw || sw.expiresAtTsNs > nowNs) continue;
         this.cancelInJob(ws, sw.accountId, this.switchMarkets(sw), sw.side === 'ANY' ? undefined : sw.side, 'DEAD_MAN_SWITCH', now, nowNs);
         ws.switch({ ...sw, status: 'DISABLED', timeoutSec: 0, expiresAtTsNs: 0n, armedAt: null, lastFiredAtTsNs: nowNs });
-        this.armedSwitches.delete(switchKey(sw));
+        this.disarmSwitch(sw);
         fired += 1;
       }
       return fired;
     });
+  }
+
+  private armSwitch(row: SwitchRow): void {
+    this.armedSwitches.set(switchKey(row), row);
+    this.switchExpiries.add(switchKey(row), row.expiresAtTsNs);
+  }
+
+  private disarmSwitch(row: SwitchRow): void {
+    this.armedSwitches.delete(switchKey(row));
+    this.switchExpiries.delete(switchKey(row));
   }
 
   private switchMarkets(sw: SwitchRow): readonly Market[] {
@@ -1167,7 +1209,7 @@ export class TradingEngine {
       const engine = this.engineOf(market);
       // Orders already past their expiry end EXPIRED, as the sweep would have them.
       this.applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
-      const ids = [...this.open.values()].filter((o) => o.accountId === accountId && o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
+      const ids = this.open.ofAccount(accountId).filter((o) => o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
       this.applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
       count += ids.length;
     }

@@ -152,6 +152,15 @@ export function decodeEntry(payload: string): WriteSet {
   return ws;
 }
 
+/** The accounts with a private stream event in the entry (order versions, fills, trigger events): its rows of TradingJournalAccount. */
+export function entryAccounts(ws: WriteSet): string[] {
+  const out = new Set<string>();
+  // A fill's order always has a version in the same entry, so versions name its account.
+  for (const v of ws.versions) out.add(v.accountPublicId);
+  for (const e of ws.triggerEvents) out.add(e.accountPublicId);
+  return [...out];
+}
+
 export interface JournalEntry {
   seq: bigint;
   ws: WriteSet;
@@ -188,7 +197,7 @@ export class Journal {
     const seq = this.last + 1n;
     const payload = encodeEntry(ws);
     // What is left of the deadline when the statement leaves: PostgreSQL counts it down on its own clock.
-    await appendJournal(this.sql, seq, payload, this.fence(), deadline - Date.now());
+    await appendJournal(this.sql, seq, payload, entryAccounts(ws), this.fence(), deadline - Date.now());
     this.last = seq;
     return seq;
   }
@@ -202,14 +211,33 @@ export class Journal {
     return rows.map((r) => ({ seq: BigInt(r.seq), ws: decodeEntry(r.payload) }));
   }
 
-  /** The first sequence still kept (0 when the journal is empty). */
+  /**
+   * Entries after `after`, at most through `through`, that hold a private stream event of
+   * `accountPublicId`, in order: a range of the accounts table's primary key, so an account
+   * with no event in the journal costs one index probe, not a read of every entry.
+   */
+  async readOf(accountPublicId: string, after: bigint, through: bigint, limit: number): Promise<JournalEntry[]> {
+    const rows = await this.sql.query<{ seq: string; payload: string }>(
+      `SELECT j.seq::text AS seq, j.payload FROM "TradingJournalAccount" a JOIN "TradingJournal" j ON j.seq = a.seq
+        WHERE a."accountPublicId" = $1 AND a.seq > $2::bigint AND a.seq <= $3::bigint ORDER BY a.seq LIMIT $4`,
+      [accountPublicId, after.toString(), through.toString(), limit],
+      { prepare: true },
+    );
+    return rows.map((r) => ({ seq: BigInt(r.seq), ws: decodeEntry(r.payload) }));
+  }
+
+  /** The first sequence still kept; past the last one when retention removed them all. */
   async firstSeq(): Promise<bigint> {
     const [row] = await this.sql.query<{ seq: string | null }>(`SELECT min(seq)::text AS seq FROM "TradingJournal"`);
-    return row?.seq ? BigInt(row.seq) : 0n;
+    return row?.seq ? BigInt(row.seq) : this.last + 1n;
   }
 
   /** Drops entries committed before `before` that are projected already (retention). */
   async prune(before: Date, projected: bigint): Promise<void> {
-    await this.sql.query(`DELETE FROM "TradingJournal" WHERE seq <= $1::bigint AND "committedAt" < $2::timestamptz`, [projected.toString(), before.toISOString()]);
+    await this.sql.query(
+      `WITH gone AS (DELETE FROM "TradingJournal" WHERE seq <= $1::bigint AND "committedAt" < $2::timestamptz RETURNING seq)
+      DELETE FROM "TradingJournalAccount" a USING gone WHERE a.seq = gone.seq`,
+      [projected.toString(), before.toISOString()],
+    );
   }
 }

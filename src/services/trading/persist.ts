@@ -343,16 +343,17 @@ const NO_DEADLINE_MS = 2_147_483_647;
  * fence before it reads the journal, so such a statement can never land afterwards
  * (docs/scaling.md, "Bounded waits on PostgreSQL").
  */
-export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, fence: EngineFence, budgetMs: number): Promise<void> {
+export async function appendJournal(sql: SqlQueryable, seq: bigint, payload: string, accounts: readonly string[], fence: EngineFence, budgetMs: number): Promise<void> {
   const budget = Number.isFinite(budgetMs) ? Math.max(0, Math.min(Math.ceil(budgetMs), NO_DEADLINE_MS)) : NO_DEADLINE_MS;
   await sql.query(
     `WITH f AS (UPDATE "EngineFence" SET epoch = epoch WHERE name = $1 AND epoch = $2::bigint RETURNING clock_timestamp() AS at),
       d AS (SELECT statement_timestamp() + $5::int * interval '1 millisecond' AS deadline),
-      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f, d WHERE f.at <= d.deadline RETURNING 1)
+      j AS (INSERT INTO "TradingJournal" (seq, payload) SELECT $3::bigint, $4 FROM f, d WHERE f.at <= d.deadline RETURNING seq),
+      a AS (INSERT INTO "TradingJournalAccount" ("accountPublicId", seq) SELECT unnest($6::text[]), j.seq FROM j)
     SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 1
       WHEN EXISTS (SELECT 1 FROM f) THEN "journal_deadline_passed"((SELECT deadline FROM d))
       ELSE "engine_fence_lost"($1, $2::bigint) END`,
-    [fence.name, fence.epoch.toString(), seq.toString(), payload, budget],
+    [fence.name, fence.epoch.toString(), seq.toString(), payload, budget, accounts],
     { prepare: true, ...(budget < NO_DEADLINE_MS ? { timeoutMs: budget + APPEND_ABANDON_MARGIN_MS } : {}) },
   );
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Repeater } from '@graphql-yoga/subscription';
 import { invalidArgument } from '../../domain/errors.ts';
 import type { OrderVersion, TradeRow, TriggerEventRow, WriteSet } from './writeSet.ts';
@@ -75,10 +76,10 @@ export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: numb
 export interface ReplaySource<T> {
   /** The last entry durable now. */
   lastEntry(): bigint;
-  /** The first entry the journal still keeps. */
+  /** The first entry the journal still keeps (past the last when it keeps none). */
   firstEntry(): Promise<bigint>;
-  /** This stream's events of entries after `after` through `through`, in order. */
-  events(after: bigint, through: bigint): Promise<T[]>;
+  /** This stream's events of entries after `after` through `through`, in order, a page of the journal at a time. */
+  pages(after: bigint, through: bigint): AsyncIterable<T[]>;
 }
 
 /**
@@ -87,14 +88,18 @@ export interface ReplaySource<T> {
  * (Redis SUBSCRIBE is asynchronous): when its first event comes, the entries between
  * the replay and that event are read from the journal too, so nothing falls in between;
  * after that, live events arrive in order and any already replayed are skipped.
+ *
+ * The replay reads a page, hands its events to the subscriber (each push waits for the
+ * subscriber to take it), then lets the event loop run before the next page: a long
+ * replay never holds the process, and it ends as soon as the subscriber leaves.
  */
 export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIterableIterator<T>, after: bigint, source: ReplaySource<T>): Promise<AsyncIterableIterator<T>> {
   if (after < 0n) throw invalidArgument('after', 'must not be negative', 'min');
   const from = entryOf(after);
   if (from > source.lastEntry()) throw invalidArgument('after', 'is ahead of the stream', 'max');
-  const first = await source.firstEntry();
-  if (from > 0n && first > from + 1n) {
-    throw invalidArgument('after', 'is older than the journal keeps: read the current state, then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
+  // Entries from + 1 onwards are needed; any of them gone means events may be missing.
+  if ((await source.firstEntry()) > from + 1n) {
+    throw invalidArgument('after', 'is older than the journal keeps: read the current state (open orders, fills, triggers), then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
   }
   // Starts the live subscription now, before the replay reads the journal.
   let next = live.next();
@@ -108,6 +113,7 @@ export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIte
     let checked = from > 0n ? from - 1n : 0n;
     const deliver = async (events: T[]) => {
       for (const e of events) {
+        if (stopped) return;
         if (e.sequence <= delivered) continue;
         delivered = e.sequence;
         await push(e);
@@ -115,7 +121,12 @@ export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIte
     };
     const replay = async (through: bigint) => {
       if (through <= checked) return;
-      await deliver(await source.events(checked, through));
+      for await (const page of source.pages(checked, through)) {
+        await deliver(page);
+        await setImmediate();
+        // Leaving the loop closes the source before it reads another page.
+        if (stopped) return;
+      }
       checked = through;
     };
     try {
