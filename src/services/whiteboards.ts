@@ -8,6 +8,7 @@ import {
   checkEnum,
   checkTitle,
   DEFAULT_ROLES,
+  isCanonicalBoardId,
   MEMBER_ROLES,
   resolveAccess,
   type Audience,
@@ -39,8 +40,6 @@ export const WHITEBOARD_LIST_MAX = 500;
 export const MAX_MEMBERS_PER_BOARD = 200;
 /** The permission writes need (docs/api-decisions.md, "Whiteboards"). */
 export const WHITEBOARD_WRITE_PERMISSION = 'TRADE' as const;
-
-const BOARD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WhiteboardView {
   boardId: string;
@@ -127,8 +126,8 @@ export function createWhiteboardService(deps: {
   const publications = new Publications<WhiteboardAccessChanged>(deps.events);
 
   async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
-    if (!BOARD_ID.test(boardId)) throw boardNotFound();
-    const row = await tx.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, include: BOARD_INCLUDE(caller.rootAccountId) });
+    if (!isCanonicalBoardId(boardId)) throw boardNotFound();
+    const row = await tx.whiteboard.findUnique({ where: { boardId: boardId }, include: BOARD_INCLUDE(caller.rootAccountId) });
     const access = row ? accessOf(row, caller) : undefined;
     if (!row || !access) throw boardNotFound();
     return { row, access };
@@ -138,8 +137,8 @@ export function createWhiteboardService(deps: {
   async function manage<T>(caller: Caller, boardId: string, fn: (tx: Tx, row: BoardRow) => Promise<T>): Promise<T> {
     requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
     return db.$transaction(async (tx) => {
-      if (!BOARD_ID.test(boardId)) throw boardNotFound();
-      await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+      if (!isCanonicalBoardId(boardId)) throw boardNotFound();
+      await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
       const { row, access } = await findBoard(tx, caller, boardId);
       if (!access.permissions.canManage) {
         throw new ApiError('permission-denied', 'managing this board needs the MANAGER or OWNER role', { code: 'WHITEBOARD_MANAGE_DENIED' });
@@ -334,8 +333,8 @@ export function createWhiteboardService(deps: {
 
     /** The stored Y.Doc of a board (one Yjs update), or undefined when there is no board. */
     async loadContent(boardId: string): Promise<Uint8Array | undefined> {
-      if (!BOARD_ID.test(boardId)) return undefined;
-      const row = await db.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, select: { yjsState: true } });
+      if (!isCanonicalBoardId(boardId)) return undefined;
+      const row = await db.whiteboard.findUnique({ where: { boardId: boardId }, select: { yjsState: true } });
       if (!row) return undefined;
       return row.yjsState ?? new Uint8Array(0);
     },
@@ -346,9 +345,10 @@ export function createWhiteboardService(deps: {
      * "recently updated" for the list.
      */
     async storeContent(boardId: string, state: Uint8Array): Promise<void> {
+      if (!isCanonicalBoardId(boardId)) return;
       await db.$transaction(async (tx) => {
         const rows = await tx.$queryRaw<{ id: bigint; yjsState: Uint8Array | null }[]>`
-          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
         const row = rows[0];
         if (!row) return;
         const merged = row.yjsState && row.yjsState.length > 0 ? Y.mergeUpdates([row.yjsState, state]) : state;
