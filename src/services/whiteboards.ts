@@ -21,6 +21,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission } from './access.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
+import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
 import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whiteboardScene.ts';
 
@@ -124,6 +125,8 @@ export function createWhiteboardService(deps: {
   const { db, clock, pageTokens } = deps;
   const accessTopic = `${deps.topicPrefix}whiteboard-access`;
   const publications = new Publications<WhiteboardAccessChanged>(deps.events);
+  // A lost access change would leave a removed member editing: never dropped for other traffic.
+  markCritical(deps.events, accessTopic);
 
   async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
     if (!isCanonicalBoardId(boardId)) throw boardNotFound();
@@ -356,9 +359,18 @@ export function createWhiteboardService(deps: {
       });
     },
 
-    /** Access changes of every board, from every process, after commit. */
-    accessChanges(): AsyncIterableIterator<WhiteboardAccessChanged> {
-      return publications.subscribe(accessTopic);
+    /**
+     * Follows the access changes of every board, from every process, after commit: `changed`
+     * for each, `gap` when some may have been lost on the way (every open connection must
+     * then be resolved again). It never ends; the returned function stops it.
+     */
+    watchAccess(handlers: { changed(boardId: string): void; gap(): void }): () => void {
+      const listener = (event: CustomEvent) => {
+        if (isResync(event.detail)) handlers.gap();
+        else if (Array.isArray(event.detail)) for (const change of event.detail as WhiteboardAccessChanged[]) handlers.changed(change.boardId);
+      };
+      deps.events.addEventListener(accessTopic, listener);
+      return () => deps.events.removeEventListener(accessTopic, listener);
     },
   };
 }

@@ -7,9 +7,14 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket]>();
   private readonly server: Server;
+  private blocked = false;
 
   private constructor(target: { host: string; port: number }) {
     this.server = createServer((client) => {
+      if (this.blocked) {
+        client.resetAndDestroy();
+        return;
+      }
       const upstream = connect(target.port, target.host);
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
@@ -47,6 +52,16 @@ export class TcpProxy {
       upstream.resetAndDestroy();
     }
     this.pairs.clear();
+  }
+
+  /** A network partition: every connection reset, and new ones refused until `unblock()`. */
+  block(): void {
+    this.blocked = true;
+    this.reset();
+  }
+
+  unblock(): void {
+    this.blocked = false;
   }
 
   async close(): Promise<void> {

@@ -13,25 +13,36 @@ import { CLOSE, type RoomContext } from './context.ts';
  * - every change of a connection's credential (revoked or expired key, policy or IP list
  *   changed, logout) arrives through the same CredentialWatch as graphql-ws sockets: the
  *   connection turns read-only the moment the change arrives, and once the credential has
- *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again.
+ *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again;
+ * - when the bus reports that changes may have been lost (a gap), every open connection
+ *   turns read-only and is resolved again at once, whichever board it is on; a gap in
+ *   credential changes reloads every followed credential the same way (CredentialWatch).
  */
 export class RoomAccessChanges implements Extension {
   private instance?: Hocuspocus;
-  private changes?: AsyncIterableIterator<{ boardId: string }>;
+  private unwatch?: () => void;
 
   constructor(private readonly deps: { whiteboards: WhiteboardService; authenticator: Authenticator; logger: Logger }) {}
 
   async onConfigure({ instance }: onConfigurePayload): Promise<void> {
     this.instance = instance;
-    const changes = this.deps.whiteboards.accessChanges();
-    this.changes = changes;
-    void (async () => {
-      for await (const change of changes) await this.reresolve(change.boardId);
-    })().catch((err: unknown) => this.deps.logger.error({ err }, 'whiteboard access changes stopped'));
+    // A gap (changes lost on the way: this process's subscription was down, or another
+    // process's outbox overflowed) fails closed: every open connection is resolved again,
+    // at once, after every gap; following goes on (issue 24).
+    this.unwatch = this.deps.whiteboards.watchAccess({
+      changed: (boardId) => void this.reresolve(boardId),
+      gap: () => {
+        this.deps.logger.warn('whiteboard access changes may have been lost; re-resolving every room connection');
+        for (const [name, document] of this.instance?.documents ?? []) {
+          for (const connection of document.getConnections()) connection.readOnly = true;
+          void this.reresolve(name);
+        }
+      },
+    });
   }
 
   async onDestroy(): Promise<void> {
-    await this.changes?.return?.();
+    this.unwatch?.();
   }
 
   /**
