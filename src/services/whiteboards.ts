@@ -20,6 +20,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission } from './access.ts';
+import type { RateLimiter } from './rateLimits.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
@@ -39,6 +40,8 @@ import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whitebo
 export const WHITEBOARD_LIST_DEFAULT = 100;
 export const WHITEBOARD_LIST_MAX = 500;
 export const MAX_MEMBERS_PER_BOARD = 200;
+/** Boards one account owns, archived ones included: each may hold a 16 MiB document. */
+export const MAX_BOARDS_PER_ACCOUNT = 1_000;
 /** The permission writes need (docs/api-decisions.md, "Whiteboards"). */
 export const WHITEBOARD_WRITE_PERMISSION = 'TRADE' as const;
 
@@ -119,10 +122,11 @@ export function createWhiteboardService(deps: {
   db: Db;
   clock: Clock;
   pageTokens: PageTokens;
+  limiter: RateLimiter;
   events: TypedEventTarget<CustomEvent>;
   topicPrefix: string;
 }) {
-  const { db, clock, pageTokens } = deps;
+  const { db, clock, pageTokens, limiter } = deps;
   const accessTopic = `${deps.topicPrefix}whiteboard-access`;
   const publications = new Publications<WhiteboardAccessChanged>(deps.events);
   // A lost access change would leave a removed member editing: never dropped for other traffic.
@@ -137,8 +141,15 @@ export function createWhiteboardService(deps: {
   }
 
   /** Settings and members: the board's canManage, within a transaction holding the board's row. */
-  async function manage<T>(caller: Caller, boardId: string, fn: (tx: Tx, row: BoardRow) => Promise<T>): Promise<T> {
+  async function manage<T>(
+    caller: Caller,
+    boardId: string,
+    operation: 'whiteboard.update' | 'whiteboard.member',
+    fn: (tx: Tx, row: BoardRow) => Promise<T>,
+  ): Promise<T> {
     requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+    // Charged before the board is read: a 429, or a 503 while the authority is away, does nothing.
+    await limiter.admit(operation, { caller });
     return db.$transaction(async (tx) => {
       if (!isCanonicalBoardId(boardId)) throw boardNotFound();
       await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
@@ -226,19 +237,29 @@ export function createWhiteboardService(deps: {
       const audience = checkEnum(AUDIENCES, input.audience ?? 'PRIVATE', 'audience');
       const defaultRole = checkEnum(DEFAULT_ROLES, input.defaultRole ?? 'VIEWER', 'defaultRole');
       const scene = input.initialSnapshot === undefined ? EMPTY_SCENE : checkScene(input.initialSnapshot);
+      await limiter.admit('whiteboard.create', { caller });
       const now = clock.now();
-      const row = await db.whiteboard.create({
-        data: {
-          ownerAccountId: caller.rootAccountId,
-          title,
-          audience,
-          defaultRole,
-          initialSnapshot: scene as unknown as Prisma.InputJsonValue,
-          yjsState: Buffer.from(sceneToYjsUpdate(scene)),
-          createdAt: now,
-          updatedAt: now,
-        },
-        select: { id: true },
+      const row = await db.$transaction(async (tx) => {
+        // The owner's row is held so two creations cannot both take the last place.
+        await tx.$executeRaw`SELECT 1 FROM "Account" WHERE id = ${caller.rootAccountId} FOR UPDATE`;
+        if ((await tx.whiteboard.count({ where: { ownerAccountId: caller.rootAccountId } })) >= MAX_BOARDS_PER_ACCOUNT) {
+          throw new ApiError('conflict', `an account owns at most ${MAX_BOARDS_PER_ACCOUNT} boards, archived ones included`, {
+            code: 'WHITEBOARD_LIMIT_REACHED',
+          });
+        }
+        return tx.whiteboard.create({
+          data: {
+            ownerAccountId: caller.rootAccountId,
+            title,
+            audience,
+            defaultRole,
+            initialSnapshot: scene as unknown as Prisma.InputJsonValue,
+            yjsState: Buffer.from(sceneToYjsUpdate(scene)),
+            createdAt: now,
+            updatedAt: now,
+          },
+          select: { id: true },
+        });
       });
       return item(db, caller, row.id);
     },
@@ -251,7 +272,7 @@ export function createWhiteboardService(deps: {
       const title = input.title === undefined ? undefined : checkTitle(input.title);
       const audience = input.audience === undefined ? undefined : checkEnum(AUDIENCES, input.audience, 'audience');
       const defaultRole = input.defaultRole === undefined ? undefined : checkEnum(DEFAULT_ROLES, input.defaultRole, 'defaultRole');
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.update', async (tx, row) => {
         const data: Prisma.WhiteboardUpdateInput = {};
         let accessChange = false;
         if (title !== undefined && title !== row.title) data.title = title;
@@ -281,7 +302,7 @@ export function createWhiteboardService(deps: {
     /** Adds a member or changes its role; setting the role it has changes nothing. */
     async setWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string; role: string }): Promise<WhiteboardItem> {
       const role = checkEnum(MEMBER_ROLES, input.role, 'role');
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.member', async (tx, row) => {
         const principal = await memberAccount(tx, input.accountId);
         if (principal === row.ownerAccountId) throw invalidArgument('accountId', 'is the board’s owner, whose role cannot change', 'owner');
         const existing = await tx.whiteboardAclEntry.findUnique({
@@ -306,7 +327,7 @@ export function createWhiteboardService(deps: {
 
     /** Idempotent: removing an account that is not a member changes nothing. */
     async removeWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string }): Promise<WhiteboardItem> {
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.member', async (tx, row) => {
         const principal = await memberAccount(tx, input.accountId);
         const deleted = await tx.whiteboardAclEntry.deleteMany({ where: { whiteboardId: row.id, principalAccountId: principal } });
         if (deleted.count === 0) return { item: await item(tx, caller, row.id), changed: false };
