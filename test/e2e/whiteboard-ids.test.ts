@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, signIn, type SignedIn } from '../helpers/auth.ts';
+import { api, liftLimits, signIn, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { BOARDS, createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -61,6 +61,8 @@ describe('a board id is canonical or nothing', () => {
   let boardId: string;
   beforeAll(async () => {
     owner = await signIn(server.url);
+    // Every refused spelling of a mutation is still charged (before the board is read).
+    await liftLimits(server.url, owner.rootAccountId, ['ACCOUNT_ADMIN']);
     guest = await signIn(server.url);
     boardId = (await createBoard(server.url, owner, { title: 'one identity' })).board.boardId;
     expect(boardId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -129,8 +131,10 @@ describe('a board id is canonical or nothing', () => {
     await pollUntil(() => texts(a).has('before'), 3000);
 
     expect((await api(server.url, 'DELETE', `${BOARDS}/${id}/members/${guest.rootAccountId}`, undefined, owner.auth)).status).toBe(200);
-    await pollUntil(() => b.closes.length > 0, 1000);
+    // The board's connection and the WebSocket under it (no other board shares it) close.
+    await pollUntil(() => b.closes.length > 0 && b.socketCloses.length > 0, 1000);
     expect(b.closes).toEqual(['ACCESS_REVOKED']);
+    expect(b.socketCloses[0]).toBe('4403 ACCESS_REVOKED');
     texts(b).set('after-removal', '1');
     texts(a).set('marker', '1');
     // The owner's later edit is stored; the removed editor's is not, in the room or in the row.

@@ -160,6 +160,9 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
       await pollUntil(() => b.closes.length > 0 && k.closes.length > 0, 5_000);
       expect(b.closes).toEqual(['ACCESS_REVOKED']);
       expect(k.closes).toEqual(['CREDENTIALS_REVOKED']);
+      await pollUntil(() => b.socketCloses.length > 0 && k.socketCloses.length > 0, 2_000);
+      expect(b.socketCloses[0]).toBe('4403 ACCESS_REVOKED');
+      expect(k.socketCloses[0]).toBe('4401 CREDENTIALS_REVOKED');
       texts(b).set('after-removal', '1');
       texts(a).set('marker', '1');
       await pollUntil(() => texts(a).has('marker'), 3_000);

@@ -55,14 +55,14 @@ export class RoomAccessChanges implements Extension {
     try {
       state = await this.deps.authenticator.inspect(room.caller, room.clientIp);
     } catch {
-      connection.close(CLOSE.credentialsRevoked);
+      this.revoke(connection, CLOSE.credentialsRevoked);
       return;
     }
     room.caller = state.caller;
     const live = this.deps.authenticator.watch(state, room.clientIp);
     room.live = live;
     live.onChange(() => {
-      if (live.dead) connection.close(CLOSE.credentialsRevoked);
+      if (live.dead) this.revoke(connection, CLOSE.credentialsRevoked);
       // Until the change has been read back, nothing this connection sends is applied.
       else if (!live.settled) connection.readOnly = true;
       else void this.follow(connection, documentName, room);
@@ -77,11 +77,25 @@ export class RoomAccessChanges implements Extension {
   private async follow(connection: Connection, boardId: string, room: RoomContext): Promise<void> {
     const caller = await room.live?.current();
     if (!caller) {
-      connection.close(CLOSE.credentialsRevoked);
+      this.revoke(connection, CLOSE.credentialsRevoked);
       return;
     }
     room.caller = caller;
     await this.apply(connection, boardId);
+  }
+
+  /**
+   * Closes a room connection with its reason, and its WebSocket too once no other board
+   * shares it: a revoked client keeps nothing open to send into (a provider reconnecting
+   * is authenticated again, and refused).
+   */
+  private revoke(connection: Connection, event: { code: number; reason: string }): void {
+    connection.close(event);
+    const socket = connection.webSocket;
+    for (const document of this.instance?.documents.values() ?? []) {
+      if (document.getConnections().some((c) => c.webSocket === socket)) return;
+    }
+    socket.close(event.code, event.reason);
   }
 
   private async reresolve(boardId: string): Promise<void> {
@@ -96,7 +110,7 @@ export class RoomAccessChanges implements Extension {
     if (live && !live.settled) return;
     try {
       const access = await this.deps.whiteboards.roomAccess(caller, boardId);
-      if (!access) connection.close(CLOSE.accessRevoked);
+      if (!access) this.revoke(connection, CLOSE.accessRevoked);
       else connection.readOnly = !access.permissions.canEdit;
     } catch (err) {
       this.deps.logger.warn({ err, boardId }, 'could not re-resolve a room connection; it keeps its role');
