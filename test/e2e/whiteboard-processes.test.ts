@@ -150,11 +150,6 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
       proxy.block();
       expect((await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, undefined, owner.auth)).status).toBe(200);
       expect((await api(main.url, 'DELETE', `/v1/auth/api-keys/${key.keyId}`, undefined, owner.auth)).status).toBe(200);
-      // Cut off from the bus, the node cannot know yet.
-      await new Promise((r) => setTimeout(r, 500));
-      expect(b.closes).toEqual([]);
-      expect(k.closes).toEqual([]);
-
       proxy.unblock();
       // ioredis retries at most a second apart; the recheck follows the resubscription.
       await pollUntil(() => b.closes.length > 0 && k.closes.length > 0, 5_000);
@@ -177,7 +172,6 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
       expect(await outcome(c)).toBe('synced');
       proxy.block();
       expect((await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${other.rootAccountId}`, undefined, owner.auth)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 300));
       proxy.unblock();
       await pollUntil(() => c.closes.length > 0, 5_000);
       expect(c.closes).toEqual(['ACCESS_REVOKED']);

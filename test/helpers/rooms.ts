@@ -77,6 +77,9 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
       (websocketProvider.webSocket as unknown as WebSocket | null)?.on?.('error', () => undefined);
       provider.destroy();
       websocketProvider.destroy();
+      // A socket closed by the server shortly before (a revocation) has a reconnect timer
+      // (the provider's `delay`) that destroy() does not clear in provider 3.4.
+      websocketProvider.connect = async () => undefined;
       doc.destroy();
     },
   };

@@ -7,14 +7,9 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket]>();
   private readonly server: Server;
-  private blocked = false;
 
   private constructor(target: { host: string; port: number }) {
     this.server = createServer((client) => {
-      if (this.blocked) {
-        client.resetAndDestroy();
-        return;
-      }
       const upstream = connect(target.port, target.host);
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
@@ -36,6 +31,24 @@ export class TcpProxy {
     return proxy;
   }
 
+  /**
+   * A network partition that resets: every connection is reset now, and new ones are reset
+   * as they arrive, until `unblock()`.
+   */
+  block(): void {
+    if (this.blocking) return;
+    this.blocking = (socket: Socket) => socket.resetAndDestroy();
+    this.server.on('connection', this.blocking);
+    this.reset();
+  }
+
+  unblock(): void {
+    if (this.blocking) this.server.off('connection', this.blocking);
+    this.blocking = undefined;
+  }
+
+  private blocking: ((socket: Socket) => void) | undefined;
+
   get port(): number {
     return (this.server.address() as { port: number }).port;
   }
@@ -52,16 +65,6 @@ export class TcpProxy {
       upstream.resetAndDestroy();
     }
     this.pairs.clear();
-  }
-
-  /** A network partition: every connection reset, and new ones refused until `unblock()`. */
-  block(): void {
-    this.blocked = true;
-    this.reset();
-  }
-
-  unblock(): void {
-    this.blocked = false;
   }
 
   async close(): Promise<void> {
