@@ -6,6 +6,7 @@ import { systemClock } from './infra/clock.ts';
 import { openDatabase } from './infra/database.ts';
 import { openSharedStore } from './infra/redis.ts';
 import { PageTokens } from './services/pageTokens.ts';
+import { createRateLimiter } from './services/rateLimits.ts';
 import { createWhiteboardService } from './services/whiteboards.ts';
 import { createCollab } from './transport/collab/server.ts';
 import { createLogger } from './transport/http.ts';
@@ -28,6 +29,8 @@ const whiteboards = createWhiteboardService({
   clock,
   // Rooms never page; the service wants a key all the same.
   pageTokens: new PageTokens(config.pageTokenSecret ?? randomBytes(32).toString('hex')),
+  // Rooms never mutate boards' metadata either; the service wants a limiter all the same.
+  limiter: createRateLimiter({ db, store }),
   events: store.events,
   topicPrefix: store.keyPrefix,
 });

@@ -205,6 +205,12 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         loading.delete(change.apiKey);
       }
     },
+    onResync() {
+      for (const keyId of keys.keys()) generations.set(keyId, (generations.get(keyId) ?? 0) + 1);
+      for (const keyId of loading.keys()) generations.set(keyId, (generations.get(keyId) ?? 0) + 1);
+      keys.clear();
+      loading.clear();
+    },
     now: () => clock.now().getTime(),
   });
 

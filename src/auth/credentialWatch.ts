@@ -1,4 +1,5 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import { isResync, markCritical } from '../infra/eventBus.ts';
 import type { Caller } from './caller.ts';
 
 /** A credential changed (revoked, policy or IP list or expiry changed, logged out). */
@@ -17,6 +18,8 @@ export interface CredentialWatchDeps {
   inspect(caller: Caller, ip: string): Promise<CredentialState>;
   /** Called for every change, before open connections reload (drops cached copies). */
   onChange(change: CredentialChange): void;
+  /** Called when changes may have been lost, before every open connection reloads (drops every cached copy). */
+  onResync(): void;
   now(): number;
 }
 
@@ -37,6 +40,7 @@ export class CredentialWatch {
   private readonly live = new Map<string, Set<LiveCredential>>();
 
   constructor(private readonly deps: CredentialWatchDeps) {
+    markCritical(deps.events, deps.topic);
     deps.events.addEventListener(deps.topic, (event: CustomEvent) => this.apply(event.detail as CredentialChange));
   }
 
@@ -70,6 +74,13 @@ export class CredentialWatch {
   }
 
   private apply(change: CredentialChange): void {
+    // Changes may have been lost on the way (issue 24): which credentials changed is not
+    // known, so every open connection reads its own again, failing closed as any reload does.
+    if (isResync(change)) {
+      this.deps.onResync();
+      for (const set of this.live.values()) for (const credential of set) credential.reload();
+      return;
+    }
     if (!change || typeof change !== 'object') return;
     this.deps.onChange(change);
     for (const credential of this.live.get(watchKey(change)) ?? []) credential.reload();

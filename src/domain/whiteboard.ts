@@ -17,6 +17,18 @@ export type DefaultRole = (typeof DEFAULT_ROLES)[number];
 export const AUDIENCES = ['PRIVATE', 'AUTHENTICATED'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
+/**
+ * A board's one identity: its UUID as the API returns it, lower case with hyphens. Every
+ * other spelling (upper or mixed case, braces, `urn:uuid:`, no hyphens, whitespace...) is
+ * refused rather than folded, so a board has one room, one cap and one ACL check whatever a
+ * client sends (issue 24).
+ */
+const CANONICAL_BOARD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isCanonicalBoardId(value: string): boolean {
+  return CANONICAL_BOARD_ID.test(value);
+}
+
 export const TITLE_MAX_CHARS = 200;
 export const TITLE_MAX_BYTES = 400;
 

@@ -51,6 +51,9 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
   /** topic -> origin -> last sequence received. */
   private readonly receivedSeq = new Map<string, Map<string, number>>();
   private readonly outbox: { topic: string; text: string }[] = [];
+  /** Critical topics' messages wait apart: an overflow of the others never drops them. */
+  private readonly criticalOutbox: { topic: string; text: string }[] = [];
+  private readonly critical = new Set<string>();
   private draining = false;
   private readonly outboxLimit: number;
 
@@ -59,9 +62,18 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     options.subscriber.on('message', (channel: string, message: string) => this.receive(channel, message));
     // Subscriptions made while Redis was away may have failed: subscribe again on every
     // (re)connection. SUBSCRIBE is idempotent.
+    let subscriptionLost = false;
+    options.subscriber.on('close', () => (subscriptionLost = true));
     options.subscriber.on('ready', () => {
       const topics = [...this.listeners.keys()];
-      if (topics.length > 0) options.subscriber.subscribe(...topics).catch(() => undefined);
+      const resubscribed = topics.length > 0 ? options.subscriber.subscribe(...topics).catch(() => undefined) : Promise.resolve();
+      if (!subscriptionLost) return;
+      subscriptionLost = false;
+      // Whatever was published while this subscription was down is gone, and nothing may
+      // follow that would show the gap: a critical topic's listeners resync now.
+      void resubscribed.then(() => {
+        for (const topic of this.critical) this.deliver(topic, RESYNC);
+      });
     });
     let lost = false;
     options.publisher.on('close', () => (lost = true));
@@ -96,20 +108,30 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     this.options.subscriber.unsubscribe(topic).catch(() => undefined);
   }
 
+  /**
+   * A topic whose lost messages would fail open (access and credential changes): its
+   * messages have an outbox of their own, sent first, that other topics' traffic never
+   * trims, and its listeners get RESYNC whenever this process's subscription was down.
+   */
+  markCritical(topic: string): void {
+    this.critical.add(topic);
+  }
+
   dispatchEvent(event: CustomEvent): boolean {
     const topic = event.type;
     this.deliver(topic, event.detail);
     const seq = (this.sentSeq.get(topic) ?? 0) + 1;
     this.sentSeq.set(topic, seq);
     const body = event.detail === undefined ? '' : this.options.codec.stringify(event.detail);
-    this.outbox.push({ topic, text: `${this.origin}:${seq}:${body}` });
-    if (this.outbox.length > this.outboxLimit) {
-      const dropped = this.outbox.splice(0, this.outbox.length - this.outboxLimit).length;
+    const queue = this.critical.has(topic) ? this.criticalOutbox : this.outbox;
+    queue.push({ topic, text: `${this.origin}:${seq}:${body}` });
+    if (queue.length > this.outboxLimit) {
+      const dropped = queue.splice(0, queue.length - this.outboxLimit).length;
       this.options.onDropped?.(dropped);
     }
     // While earlier messages wait (Redis away, or back but in its resend delay), this one
     // waits behind them: order per topic is kept.
-    if (this.outbox.length === 1) void this.drain();
+    if (this.pending === 1) void this.drain();
     return true;
   }
 
@@ -134,7 +156,7 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
 
   /** Messages not yet handed to Redis. */
   get pending(): number {
-    return this.outbox.length;
+    return this.criticalOutbox.length + this.outbox.length;
   }
 
   /** Sends the outbox in order; stops at the first failure and resumes on the next 'ready'. */
@@ -142,8 +164,9 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.outbox.length > 0 && this.options.publisher.status === 'ready') {
-        const batch = this.outbox.slice(0, 512);
+      while (this.pending > 0 && this.options.publisher.status === 'ready') {
+        const queue = this.criticalOutbox.length > 0 ? this.criticalOutbox : this.outbox;
+        const batch = queue.slice(0, 512);
         const pipeline = this.options.publisher.pipeline();
         for (const m of batch) pipeline.publish(m.topic, m.text);
         const results = await pipeline.exec().catch(() => null);
@@ -151,8 +174,8 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
         const delivered = sent === -1 ? batch.length : sent;
         // The outbox may have been trimmed meanwhile: remove only what is still at its head.
         let i = 0;
-        while (i < delivered && this.outbox[0] === batch[i]) {
-          this.outbox.shift();
+        while (i < delivered && queue[0] === batch[i]) {
+          queue.shift();
           i++;
         }
         if (delivered < batch.length) {
@@ -200,4 +223,9 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
       }
     }
   }
+}
+
+/** Marks `topic` critical on a Redis bus (see RedisEventBus.markCritical); one process's bus loses nothing. */
+export function markCritical(events: TypedEventTarget<CustomEvent>, topic: string): void {
+  if (events instanceof RedisEventBus) events.markCritical(topic);
 }

@@ -138,7 +138,7 @@ export async function createServices(deps: ServiceDeps) {
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
     layouts: createLayoutService({ db, clock, pageTokens, limiter }),
     chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix }),
-    whiteboards: createWhiteboardService({ db, clock, pageTokens, events: store.events, topicPrefix: store.keyPrefix }),
+    whiteboards: createWhiteboardService({ db, clock, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix }),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   checkEnum,
   checkTitle,
   DEFAULT_ROLES,
+  isCanonicalBoardId,
   MEMBER_ROLES,
   resolveAccess,
   type Audience,
@@ -19,7 +20,9 @@ import { Prisma } from '../generated/prisma/client.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { requirePermission } from './access.ts';
+import type { RateLimiter } from './rateLimits.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
+import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
 import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whiteboardScene.ts';
 
@@ -37,10 +40,10 @@ import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whitebo
 export const WHITEBOARD_LIST_DEFAULT = 100;
 export const WHITEBOARD_LIST_MAX = 500;
 export const MAX_MEMBERS_PER_BOARD = 200;
+/** Boards one account owns, archived ones included: each may hold a 16 MiB document. */
+export const MAX_BOARDS_PER_ACCOUNT = 1_000;
 /** The permission writes need (docs/api-decisions.md, "Whiteboards"). */
 export const WHITEBOARD_WRITE_PERMISSION = 'TRADE' as const;
-
-const BOARD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WhiteboardView {
   boardId: string;
@@ -119,27 +122,37 @@ export function createWhiteboardService(deps: {
   db: Db;
   clock: Clock;
   pageTokens: PageTokens;
+  limiter: RateLimiter;
   events: TypedEventTarget<CustomEvent>;
   topicPrefix: string;
 }) {
-  const { db, clock, pageTokens } = deps;
+  const { db, clock, pageTokens, limiter } = deps;
   const accessTopic = `${deps.topicPrefix}whiteboard-access`;
   const publications = new Publications<WhiteboardAccessChanged>(deps.events);
+  // A lost access change would leave a removed member editing: never dropped for other traffic.
+  markCritical(deps.events, accessTopic);
 
   async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
-    if (!BOARD_ID.test(boardId)) throw boardNotFound();
-    const row = await tx.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, include: BOARD_INCLUDE(caller.rootAccountId) });
+    if (!isCanonicalBoardId(boardId)) throw boardNotFound();
+    const row = await tx.whiteboard.findUnique({ where: { boardId: boardId }, include: BOARD_INCLUDE(caller.rootAccountId) });
     const access = row ? accessOf(row, caller) : undefined;
     if (!row || !access) throw boardNotFound();
     return { row, access };
   }
 
   /** Settings and members: the board's canManage, within a transaction holding the board's row. */
-  async function manage<T>(caller: Caller, boardId: string, fn: (tx: Tx, row: BoardRow) => Promise<T>): Promise<T> {
+  async function manage<T>(
+    caller: Caller,
+    boardId: string,
+    operation: 'whiteboard.update' | 'whiteboard.member',
+    fn: (tx: Tx, row: BoardRow) => Promise<T>,
+  ): Promise<T> {
     requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+    // Charged before the board is read: a 429, or a 503 while the authority is away, does nothing.
+    await limiter.admit(operation, { caller });
     return db.$transaction(async (tx) => {
-      if (!BOARD_ID.test(boardId)) throw boardNotFound();
-      await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+      if (!isCanonicalBoardId(boardId)) throw boardNotFound();
+      await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
       const { row, access } = await findBoard(tx, caller, boardId);
       if (!access.permissions.canManage) {
         throw new ApiError('permission-denied', 'managing this board needs the MANAGER or OWNER role', { code: 'WHITEBOARD_MANAGE_DENIED' });
@@ -224,19 +237,29 @@ export function createWhiteboardService(deps: {
       const audience = checkEnum(AUDIENCES, input.audience ?? 'PRIVATE', 'audience');
       const defaultRole = checkEnum(DEFAULT_ROLES, input.defaultRole ?? 'VIEWER', 'defaultRole');
       const scene = input.initialSnapshot === undefined ? EMPTY_SCENE : checkScene(input.initialSnapshot);
+      await limiter.admit('whiteboard.create', { caller });
       const now = clock.now();
-      const row = await db.whiteboard.create({
-        data: {
-          ownerAccountId: caller.rootAccountId,
-          title,
-          audience,
-          defaultRole,
-          initialSnapshot: scene as unknown as Prisma.InputJsonValue,
-          yjsState: Buffer.from(sceneToYjsUpdate(scene)),
-          createdAt: now,
-          updatedAt: now,
-        },
-        select: { id: true },
+      const row = await db.$transaction(async (tx) => {
+        // The owner's row is held so two creations cannot both take the last place.
+        await tx.$executeRaw`SELECT 1 FROM "Account" WHERE id = ${caller.rootAccountId} FOR UPDATE`;
+        if ((await tx.whiteboard.count({ where: { ownerAccountId: caller.rootAccountId } })) >= MAX_BOARDS_PER_ACCOUNT) {
+          throw new ApiError('conflict', `an account owns at most ${MAX_BOARDS_PER_ACCOUNT} boards, archived ones included`, {
+            code: 'WHITEBOARD_LIMIT_REACHED',
+          });
+        }
+        return tx.whiteboard.create({
+          data: {
+            ownerAccountId: caller.rootAccountId,
+            title,
+            audience,
+            defaultRole,
+            initialSnapshot: scene as unknown as Prisma.InputJsonValue,
+            yjsState: Buffer.from(sceneToYjsUpdate(scene)),
+            createdAt: now,
+            updatedAt: now,
+          },
+          select: { id: true },
+        });
       });
       return item(db, caller, row.id);
     },
@@ -249,7 +272,7 @@ export function createWhiteboardService(deps: {
       const title = input.title === undefined ? undefined : checkTitle(input.title);
       const audience = input.audience === undefined ? undefined : checkEnum(AUDIENCES, input.audience, 'audience');
       const defaultRole = input.defaultRole === undefined ? undefined : checkEnum(DEFAULT_ROLES, input.defaultRole, 'defaultRole');
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.update', async (tx, row) => {
         const data: Prisma.WhiteboardUpdateInput = {};
         let accessChange = false;
         if (title !== undefined && title !== row.title) data.title = title;
@@ -279,7 +302,7 @@ export function createWhiteboardService(deps: {
     /** Adds a member or changes its role; setting the role it has changes nothing. */
     async setWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string; role: string }): Promise<WhiteboardItem> {
       const role = checkEnum(MEMBER_ROLES, input.role, 'role');
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.member', async (tx, row) => {
         const principal = await memberAccount(tx, input.accountId);
         if (principal === row.ownerAccountId) throw invalidArgument('accountId', 'is the board’s owner, whose role cannot change', 'owner');
         const existing = await tx.whiteboardAclEntry.findUnique({
@@ -304,7 +327,7 @@ export function createWhiteboardService(deps: {
 
     /** Idempotent: removing an account that is not a member changes nothing. */
     async removeWhiteboardMember(caller: Caller, input: { boardId: string; accountId: string }): Promise<WhiteboardItem> {
-      const result = await manage(caller, input.boardId, async (tx, row) => {
+      const result = await manage(caller, input.boardId, 'whiteboard.member', async (tx, row) => {
         const principal = await memberAccount(tx, input.accountId);
         const deleted = await tx.whiteboardAclEntry.deleteMany({ where: { whiteboardId: row.id, principalAccountId: principal } });
         if (deleted.count === 0) return { item: await item(tx, caller, row.id), changed: false };
@@ -334,8 +357,8 @@ export function createWhiteboardService(deps: {
 
     /** The stored Y.Doc of a board (one Yjs update), or undefined when there is no board. */
     async loadContent(boardId: string): Promise<Uint8Array | undefined> {
-      if (!BOARD_ID.test(boardId)) return undefined;
-      const row = await db.whiteboard.findUnique({ where: { boardId: boardId.toLowerCase() }, select: { yjsState: true } });
+      if (!isCanonicalBoardId(boardId)) return undefined;
+      const row = await db.whiteboard.findUnique({ where: { boardId: boardId }, select: { yjsState: true } });
       if (!row) return undefined;
       return row.yjsState ?? new Uint8Array(0);
     },
@@ -346,9 +369,10 @@ export function createWhiteboardService(deps: {
      * "recently updated" for the list.
      */
     async storeContent(boardId: string, state: Uint8Array): Promise<void> {
+      if (!isCanonicalBoardId(boardId)) return;
       await db.$transaction(async (tx) => {
         const rows = await tx.$queryRaw<{ id: bigint; yjsState: Uint8Array | null }[]>`
-          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId.toLowerCase()}::uuid FOR UPDATE`;
+          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
         const row = rows[0];
         if (!row) return;
         const merged = row.yjsState && row.yjsState.length > 0 ? Y.mergeUpdates([row.yjsState, state]) : state;
@@ -356,9 +380,18 @@ export function createWhiteboardService(deps: {
       });
     },
 
-    /** Access changes of every board, from every process, after commit. */
-    accessChanges(): AsyncIterableIterator<WhiteboardAccessChanged> {
-      return publications.subscribe(accessTopic);
+    /**
+     * Follows the access changes of every board, from every process, after commit: `changed`
+     * for each, `gap` when some may have been lost on the way (every open connection must
+     * then be resolved again). It never ends; the returned function stops it.
+     */
+    watchAccess(handlers: { changed(boardId: string): void; gap(): void }): () => void {
+      const listener = (event: CustomEvent) => {
+        if (isResync(event.detail)) handlers.gap();
+        else if (Array.isArray(event.detail)) for (const change of event.detail as WhiteboardAccessChanged[]) handlers.changed(change.boardId);
+      };
+      deps.events.addEventListener(accessTopic, listener);
+      return () => deps.events.removeEventListener(accessTopic, listener);
     },
   };
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, signIn } from '../helpers/auth.ts';
+import { api, onboard, signIn } from '../helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
 import { startTestApp, testDatabase, testStore, type RunningApp } from '../helpers/infra.ts';
-import { BOARDS, createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { apiKeyRoomToken, BOARDS, createBoard, keyFor, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { TcpProxy } from '../helpers/tcpProxy.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -19,7 +20,7 @@ let child: ChildProcess;
 let childUrl: string;
 const rooms: Room[] = [];
 
-function startRoomsNode(): Promise<{ process: ChildProcess; url: string }> {
+function startRoomsNode(redisUrl = TEST_REDIS_URL): Promise<{ process: ChildProcess; url: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/roomsMain.ts')], {
     env: {
       ...process.env,
@@ -30,7 +31,7 @@ function startRoomsNode(): Promise<{ process: ChildProcess; url: string }> {
       TRUST_PROXY: 'true',
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: database.schema,
-      REDIS_URL: TEST_REDIS_URL,
+      REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: store.keyPrefix,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +71,7 @@ afterAll(async () => {
   await main?.close();
 });
 
-const open = (url: string, boardId: string, token: string) => {
+const open = (url: string, boardId: string, token: string | (() => string)) => {
   const room = openRoom(url, boardId, token);
   rooms.push(room);
   return room;
@@ -125,4 +126,64 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
     expect(await outcome(c)).toBe('synced');
     expect(texts(c).toJSON()).toEqual({ 'via-main': '1', 'via-node': '1' });
   });
+
+  it('a rooms node cut off from the bus fails closed: when the bus comes back it rechecks every connection, so a member removed and a key revoked meanwhile are cut off', async () => {
+    // The rooms node reaches Redis through a proxy the test can partition; the main
+    // process keeps its own connection, so its publishes go out and the node misses them.
+    const redis = new URL(TEST_REDIS_URL);
+    const proxy = await TcpProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const proxied = new URL(TEST_REDIS_URL);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const node = await startRoomsNode(proxied.toString());
+    try {
+      const owner = await onboard(main.url);
+      const guest = await signIn(main.url);
+      const key = await keyFor(main.url, owner, ['READ', 'TRADE']);
+      const { board } = await createBoard(main.url, owner, { title: 'partition' });
+      await api(main.url, 'PUT', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, { role: 'EDITOR' }, owner.auth);
+      const a = open(main.url, board.boardId, owner.token);
+      const b = open(node.url, board.boardId, guest.token);
+      const k = open(node.url, board.boardId, () => apiKeyRoomToken(key, board.boardId));
+      for (const room of [a, b, k]) expect(await outcome(room)).toBe('synced');
+
+      proxy.block();
+      expect((await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, undefined, owner.auth)).status).toBe(200);
+      expect((await api(main.url, 'DELETE', `/v1/auth/api-keys/${key.keyId}`, undefined, owner.auth)).status).toBe(200);
+      proxy.unblock();
+      // ioredis retries at most a second apart; the recheck follows the resubscription.
+      await pollUntil(() => b.closes.length > 0 && k.closes.length > 0, 5_000);
+      expect(b.closes).toEqual(['ACCESS_REVOKED']);
+      expect(k.closes).toEqual(['CREDENTIALS_REVOKED']);
+      await pollUntil(() => b.socketCloses.length > 0 && k.socketCloses.length > 0, 2_000);
+      expect(b.socketCloses[0]).toBe('4403 ACCESS_REVOKED');
+      expect(k.socketCloses[0]).toBe('4401 CREDENTIALS_REVOKED');
+      texts(b).set('after-removal', '1');
+      texts(a).set('marker', '1');
+      await pollUntil(() => texts(a).has('marker'), 3_000);
+      const fresh = open(node.url, board.boardId, owner.token);
+      expect(await outcome(fresh)).toBe('synced');
+      expect(texts(fresh).has('after-removal')).toBe(false);
+
+      // It keeps doing so after every gap: a second partition, a second removal.
+      const other = await signIn(main.url);
+      await api(main.url, 'PUT', `${BOARDS}/${board.boardId}/members/${other.rootAccountId}`, { role: 'VIEWER' }, owner.auth);
+      const c = open(node.url, board.boardId, other.token);
+      expect(await outcome(c)).toBe('synced');
+      proxy.block();
+      expect((await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${other.rootAccountId}`, undefined, owner.auth)).status).toBe(200);
+      proxy.unblock();
+      await pollUntil(() => c.closes.length > 0, 5_000);
+      expect(c.closes).toEqual(['ACCESS_REVOKED']);
+      expect(a.closes).toEqual([]);
+      expect(fresh.closes).toEqual([]);
+    } finally {
+      // Its providers would reconnect to the stopping node (503) and report it.
+      for (const room of rooms.splice(0)) room.destroy();
+      const exited = new Promise((r) => node.process.once('exit', r));
+      node.process.kill('SIGTERM');
+      await exited;
+      await proxy.close();
+    }
+  }, 60_000);
 });

@@ -31,9 +31,11 @@ export function apiKeyRoomToken(key: ClientKey, boardId: string): string {
 export interface Room {
   provider: HocuspocusProvider;
   doc: Y.Doc;
-  /** Reasons of authentication refusals and closes, in order. */
+  /** Reasons of authentication refusals and of the board's closes (Hocuspocus close messages), in order. */
   refusals: string[];
   closes: string[];
+  /** `code reason` of closes of the WebSocket itself, in order. */
+  socketCloses: string[];
   synced: Promise<void>;
   destroy(): void;
 }
@@ -44,6 +46,7 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
   const doc = new Y.Doc();
   const refusals: string[] = [];
   const closes: string[] = [];
+  const socketCloses: string[] = [];
   const websocketProvider = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket as never, maxAttempts: 1 });
   let resolveSynced!: () => void;
   const synced = new Promise<void>((r) => (resolveSynced = r));
@@ -54,7 +57,12 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
     token,
     onSynced: () => resolveSynced(),
     onAuthenticationFailed: ({ reason }) => refusals.push(reason),
-    onClose: ({ event }) => closes.push(event.reason),
+    // A Hocuspocus close message comes as a close event with code 1000 and the socket as its
+    // target; the socket's own close carries its code.
+    onClose: ({ event }) => {
+      if (event.code === 1000 && !('wasClean' in event)) closes.push(event.reason);
+      else socketCloses.push(`${event.code} ${event.reason}`);
+    },
   });
   provider.attach();
   return {
@@ -62,12 +70,16 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
     doc,
     refusals,
     closes,
+    socketCloses,
     synced,
     destroy() {
       // ws reports closing a socket that is still connecting as an 'error' event.
       (websocketProvider.webSocket as unknown as WebSocket | null)?.on?.('error', () => undefined);
       provider.destroy();
       websocketProvider.destroy();
+      // A socket closed by the server shortly before (a revocation) has a reconnect timer
+      // (the provider's `delay`) that destroy() does not clear in provider 3.4.
+      websocketProvider.connect = async () => undefined;
       doc.destroy();
     },
   };

@@ -32,6 +32,24 @@ export class TcpProxy {
     return proxy;
   }
 
+  /**
+   * A network partition that resets: every connection is reset now, and new ones are reset
+   * as they arrive, until `unblock()`.
+   */
+  block(): void {
+    if (this.blocking) return;
+    this.blocking = (socket: Socket) => socket.resetAndDestroy();
+    this.server.on('connection', this.blocking);
+    this.reset();
+  }
+
+  unblock(): void {
+    if (this.blocking) this.server.off('connection', this.blocking);
+    this.blocking = undefined;
+  }
+
+  private blocking: ((socket: Socket) => void) | undefined;
+
   get port(): number {
     return (this.server.address() as { port: number }).port;
   }

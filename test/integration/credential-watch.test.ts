@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, Caller, Permission } from '../../src/auth/caller.ts';
 import { CredentialWatch, type CredentialState } from '../../src/auth/credentialWatch.ts';
+import { RESYNC } from '../../src/infra/eventBus.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { TEST_REDIS_URL } from '../helpers/env.ts';
 import { uniqueName } from '../helpers/infra.ts';
@@ -53,6 +54,7 @@ async function apiProcess(prefix: string, keys: ReturnType<typeof table>) {
     topic: `${prefix}credentials`,
     inspect: (c) => keys.inspect(c),
     onChange: (c) => void changes.push(c),
+    onResync: () => void changes.push('resync'),
     now: () => Date.now(),
   });
   return { store, watch, changes };
@@ -106,5 +108,25 @@ describe('credential changes across processes', () => {
     await pollUntil(() => notified === 1, 2_000);
     expect(await live.current()).toBeUndefined();
     live.release();
+  });
+
+  it('a gap in the changes (the bus lost some) reloads every open credential at once: a revocation that never arrived still closes', async () => {
+    const prefix = `${uniqueName('cw')}:`;
+    const keys = table();
+    const b = await apiProcess(prefix, keys);
+    const revoked = b.watch.watch({ caller: caller(['READ']), expiresAtMs: undefined }, '10.0.0.1');
+    const other = b.watch.watch({ caller: { ...caller(['READ']), keyId: 'ak_other' }, expiresAtMs: undefined }, '10.0.0.2');
+    keys.rows.set('ak_other', { permissions: ['READ'], revoked: false });
+    keys.rows.set('ak_test', { permissions: ['READ'], revoked: true });
+    // The revocation's message was lost: the bus reports the gap instead, as it does when
+    // its subscription comes back or a sequence number is skipped.
+    b.store.events.dispatchEvent(new CustomEvent(`${prefix}credentials`, { detail: RESYNC }));
+    expect(b.changes).toEqual(['resync']);
+    await pollUntil(() => revoked.dead, 2_000);
+    expect(await revoked.current()).toBeUndefined();
+    expect(other.dead).toBe(false);
+    expect(await other.current()).toBeDefined();
+    revoked.release();
+    other.release();
   });
 });

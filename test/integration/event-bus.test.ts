@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isResync, RESYNC } from '../../src/infra/eventBus.ts';
+import { isResync, markCritical, RESYNC } from '../../src/infra/eventBus.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { RedisServer } from '../helpers/redisServer.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -79,5 +79,42 @@ describe('the Redis event bus', () => {
     expect(theirs[1]).toBe(RESYNC);
     expect(isResync(theirs[1])).toBe(true);
     expect(theirs.slice(2)).toEqual([8, 9, 10]);
+  }, 20_000);
+
+  it('a critical topic keeps an outbox of its own: an overflow of other topics never drops its messages', async () => {
+    const [a, b] = [await store(3), await store()];
+    markCritical(a.events, 'crit4');
+    listen(a, 'crit4');
+    listen(a, 't4');
+    const critical = listen(b, 'crit4');
+    const other = listen(b, 't4');
+    await pollUntil(async () => (await b.redis!.pubsub('NUMSUB', 'crit4'))[1] === 2 && (await b.redis!.pubsub('NUMSUB', 't4'))[1] === 2, 2_000);
+    publish(a, 'crit4', 0);
+    publish(a, 't4', 0);
+    await pollUntil(() => critical.length === 1 && other.length === 1, 2_000);
+    await redis.kill();
+    await pollUntil(() => a.redis!.status !== 'ready', 2_000);
+    publish(a, 'crit4', 1);
+    for (let i = 1; i <= 10; i++) publish(a, 't4', i);
+    publish(a, 'crit4', 2);
+    await redis.up();
+    await pollUntil(() => critical.includes(2) && other.length >= 5, 8_000);
+    expect(critical).toEqual([0, 1, 2]);
+    expect(other[1]).toBe(RESYNC);
+    expect(other.slice(2)).toEqual([8, 9, 10]);
+  }, 20_000);
+
+  it('a process whose subscription was down tells the listeners of its critical topics to resync (what was published meanwhile is gone), and only those', async () => {
+    const b = await store();
+    markCritical(b.events, 'crit5');
+    const critical = listen(b, 'crit5');
+    const other = listen(b, 't5');
+    await pollUntil(async () => (await b.redis!.pubsub('NUMSUB', 'crit5'))[1] === 1, 2_000);
+    await redis.kill();
+    await pollUntil(() => b.redis!.status !== 'ready', 2_000);
+    await redis.up();
+    await pollUntil(() => critical.length > 0, 8_000);
+    expect(critical).toEqual([RESYNC]);
+    expect(other).toEqual([]);
   }, 20_000);
 });

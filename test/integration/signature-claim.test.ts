@@ -67,7 +67,7 @@ describe('round trips', () => {
     }
   });
 
-  it('a signed POST /v1/orders makes one Redis call (the events it publishes after commit aside), a signed read one round trip (SET, and HSET pipelined with it when the last use is due)', async () => {
+  it('a signed POST /v1/orders makes two Redis calls (the signature claimed before the handler, then its charge; the events it publishes after commit aside), a signed read one round trip (SET, and HSET pipelined with it when the last use is due)', async () => {
     const store = await openSharedStore({ kind: 'redis', url: redis.url, keyPrefix: 'e2e:' });
     stores.push(store);
     const server = await startTestApp({ store });
@@ -91,7 +91,8 @@ describe('round trips', () => {
       });
       expect((await signed(server.url, key, 'POST', '/v1/orders', order)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
-      expect(seen.filter((c) => c !== 'publish')).toEqual(['evalsha']);
+      // The signature is used up before the handler runs (issue 24), then the buckets are charged.
+      expect(seen.filter((c) => c !== 'publish' && c !== 'hset')).toEqual(['set', 'evalsha']);
       seen.length = 0;
       expect((await signed(server.url, key, 'GET', '/v1/orders/open?symbol=BTC-USDC')).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));

@@ -1,3 +1,5 @@
+import { openSharedStore } from '../../src/infra/redis.ts';
+import { createRateLimiter } from '../../src/services/rateLimits.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { createApp } from '../../src/app.ts';
@@ -34,6 +36,7 @@ describe.each(engines)('stored whiteboard content on %s', (_name, open) => {
         db: database.prisma,
         clock: systemClock(),
         pageTokens: new PageTokens('x'.repeat(32)),
+        limiter: createRateLimiter({ db: database.prisma, store: await openSharedStore({ kind: 'memory', keyPrefix: 't:' }) }),
         events: new EventTarget() as never,
         topicPrefix: 't:',
       });

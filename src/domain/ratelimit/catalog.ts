@@ -105,6 +105,11 @@ export const OPERATIONS = {
   'layout.search': { pool: 'ACCOUNT_ADMIN', cost: 1 },
   'chart.mutate': { pool: 'ACCOUNT_ADMIN', cost: 1 },
   'chart.sync': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  // Whiteboards: spec 8 prices member changes at 2 units of ACCOUNT_ADMIN; creating a board
+  // and changing its settings are profile data at the same price.
+  'whiteboard.create': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  'whiteboard.update': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  'whiteboard.member': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'security.api_policy_mutate': { pool: 'ACCOUNT_SECURITY', cost: 2 },
   'security.api_key_create': { pool: 'ACCOUNT_SECURITY', cost: 5 },
   'security.api_key_update': { pool: 'ACCOUNT_SECURITY', cost: 5 },

@@ -13,25 +13,36 @@ import { CLOSE, type RoomContext } from './context.ts';
  * - every change of a connection's credential (revoked or expired key, policy or IP list
  *   changed, logout) arrives through the same CredentialWatch as graphql-ws sockets: the
  *   connection turns read-only the moment the change arrives, and once the credential has
- *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again.
+ *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again;
+ * - when the bus reports that changes may have been lost (a gap), every open connection
+ *   turns read-only and is resolved again at once, whichever board it is on; a gap in
+ *   credential changes reloads every followed credential the same way (CredentialWatch).
  */
 export class RoomAccessChanges implements Extension {
   private instance?: Hocuspocus;
-  private changes?: AsyncIterableIterator<{ boardId: string }>;
+  private unwatch?: () => void;
 
   constructor(private readonly deps: { whiteboards: WhiteboardService; authenticator: Authenticator; logger: Logger }) {}
 
   async onConfigure({ instance }: onConfigurePayload): Promise<void> {
     this.instance = instance;
-    const changes = this.deps.whiteboards.accessChanges();
-    this.changes = changes;
-    void (async () => {
-      for await (const change of changes) await this.reresolve(change.boardId);
-    })().catch((err: unknown) => this.deps.logger.error({ err }, 'whiteboard access changes stopped'));
+    // A gap (changes lost on the way: this process's subscription was down, or another
+    // process's outbox overflowed) fails closed: every open connection is resolved again,
+    // at once, after every gap; following goes on (issue 24).
+    this.unwatch = this.deps.whiteboards.watchAccess({
+      changed: (boardId) => void this.reresolve(boardId),
+      gap: () => {
+        this.deps.logger.warn('whiteboard access changes may have been lost; re-resolving every room connection');
+        for (const [name, document] of this.instance?.documents ?? []) {
+          for (const connection of document.getConnections()) connection.readOnly = true;
+          void this.reresolve(name);
+        }
+      },
+    });
   }
 
   async onDestroy(): Promise<void> {
-    await this.changes?.return?.();
+    this.unwatch?.();
   }
 
   /**
@@ -44,14 +55,14 @@ export class RoomAccessChanges implements Extension {
     try {
       state = await this.deps.authenticator.inspect(room.caller, room.clientIp);
     } catch {
-      connection.close(CLOSE.credentialsRevoked);
+      this.revoke(connection, CLOSE.credentialsRevoked);
       return;
     }
     room.caller = state.caller;
     const live = this.deps.authenticator.watch(state, room.clientIp);
     room.live = live;
     live.onChange(() => {
-      if (live.dead) connection.close(CLOSE.credentialsRevoked);
+      if (live.dead) this.revoke(connection, CLOSE.credentialsRevoked);
       // Until the change has been read back, nothing this connection sends is applied.
       else if (!live.settled) connection.readOnly = true;
       else void this.follow(connection, documentName, room);
@@ -66,11 +77,25 @@ export class RoomAccessChanges implements Extension {
   private async follow(connection: Connection, boardId: string, room: RoomContext): Promise<void> {
     const caller = await room.live?.current();
     if (!caller) {
-      connection.close(CLOSE.credentialsRevoked);
+      this.revoke(connection, CLOSE.credentialsRevoked);
       return;
     }
     room.caller = caller;
     await this.apply(connection, boardId);
+  }
+
+  /**
+   * Closes a room connection with its reason, and its WebSocket too once no other board
+   * shares it: a revoked client keeps nothing open to send into (a provider reconnecting
+   * is authenticated again, and refused).
+   */
+  private revoke(connection: Connection, event: { code: number; reason: string }): void {
+    connection.close(event);
+    const socket = connection.webSocket;
+    for (const document of this.instance?.documents.values() ?? []) {
+      if (document.getConnections().some((c) => c.webSocket === socket)) return;
+    }
+    socket.close(event.code, event.reason);
   }
 
   private async reresolve(boardId: string): Promise<void> {
@@ -85,7 +110,7 @@ export class RoomAccessChanges implements Extension {
     if (live && !live.settled) return;
     try {
       const access = await this.deps.whiteboards.roomAccess(caller, boardId);
-      if (!access) connection.close(CLOSE.accessRevoked);
+      if (!access) this.revoke(connection, CLOSE.accessRevoked);
       else connection.readOnly = !access.permissions.canEdit;
     } catch (err) {
       this.deps.logger.warn({ err, boardId }, 'could not re-resolve a room connection; it keeps its role');

@@ -1,7 +1,8 @@
-import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import type { Extension, onAuthenticatePayload, onConnectPayload } from '@hocuspocus/server';
 import type { Authenticator, AuthRequest } from '../../auth/authenticate.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../domain/errors.ts';
+import { isCanonicalBoardId } from '../../domain/whiteboard.ts';
 import type { WhiteboardService } from '../../services/whiteboards.ts';
 import { COLLAB_PATH, type RoomContext, refusal } from './context.ts';
 
@@ -21,6 +22,15 @@ export class RoomAuth implements Extension {
   constructor(
     private readonly deps: { authenticator: Authenticator; whiteboards: WhiteboardService; maxConnectionsPerBoard: number },
   ) {}
+
+  /**
+   * The document name is the board's canonical id or nothing: a second spelling would be a
+   * second room that access changes, caps and persistence never find (issue 24). onConnect
+   * runs before onAuthenticate, so nothing else ever sees such a name.
+   */
+  async onConnect({ documentName }: onConnectPayload): Promise<void> {
+    if (!isCanonicalBoardId(documentName)) throw refusal('WHITEBOARD_NOT_FOUND');
+  }
 
   async onAuthenticate(data: onAuthenticatePayload): Promise<Partial<RoomContext>> {
     const context = data.context as RoomContext;

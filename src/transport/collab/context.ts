@@ -26,6 +26,18 @@ export interface RoomLimits {
   connectAttemptsPerMinute: number;
   /** Awareness messages per connection per second. */
   awarenessPerSecond: number;
+  /** One awareness message (a client's cursor, selection and name), frame bytes. */
+  maxAwarenessBytes: number;
+  /** Stateless and broadcast-stateless messages per connection per second. */
+  statelessPerSecond: number;
+  /** One stateless or broadcast-stateless message, frame bytes (a broadcast is copied to every connection). */
+  maxStatelessBytes: number;
+  /**
+   * Sync requests (SyncStep1, answered with the document's missing part, the whole of it
+   * for an empty state vector; and awareness queries) per connection per minute. A
+   * provider sends one when it joins.
+   */
+  syncRequestsPerMinute: number;
 }
 
 export const DEFAULT_ROOM_LIMITS: RoomLimits = {
@@ -34,6 +46,10 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   maxConnectionsPerBoard: 100,
   connectAttemptsPerMinute: 60,
   awarenessPerSecond: 30,
+  maxAwarenessBytes: 8 * 1024,
+  statelessPerSecond: 10,
+  maxStatelessBytes: 8 * 1024,
+  syncRequestsPerMinute: 6,
 };
 
 /** Close codes and reasons a client can act on. */
@@ -42,6 +58,11 @@ export const CLOSE = {
   credentialsRevoked: { code: 4401, reason: 'CREDENTIALS_REVOKED' },
   documentTooLarge: { code: 4413, reason: 'DOCUMENT_TOO_LARGE' },
   awarenessRate: { code: 4429, reason: 'AWARENESS_RATE_EXCEEDED' },
+  awarenessTooLarge: { code: 4413, reason: 'AWARENESS_TOO_LARGE' },
+  statelessRate: { code: 4429, reason: 'STATELESS_RATE_EXCEEDED' },
+  statelessTooLarge: { code: 4413, reason: 'STATELESS_TOO_LARGE' },
+  readOnlyBroadcast: { code: 4403, reason: 'READ_ONLY_BROADCAST' },
+  syncRate: { code: 4429, reason: 'SYNC_RATE_EXCEEDED' },
   connectRate: { code: 4429, reason: 'TOO_MANY_CONNECTION_ATTEMPTS' },
   unreadable: { code: 4500, reason: 'BOARD_UNREADABLE' },
   shuttingDown: { code: 1001, reason: 'server shutting down' },

@@ -96,13 +96,6 @@ export function toGraphQLError(err: unknown): GraphQLError {
   return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
 }
 
-function operationType(document: DocumentNode, operationName?: string | null): string | undefined {
-  const op = document.definitions.find(
-    (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
-  return op?.kind === Kind.OPERATION_DEFINITION ? op.operation : undefined;
-}
-
 /** The root fields an operation selects: a bounded label, unlike client-chosen names. */
 export function operationLabel(document: DocumentNode, operationName?: string | null): string {
   const op = document.definitions.find(
@@ -123,14 +116,11 @@ export function createGraphQL(deps: GraphQLDeps) {
       if (req && deps.onOperation) deps.onOperation(req, operationLabel(args.document, args.operationName));
     },
   };
-  // A signed query charges no bucket: its signature is claimed before it runs. A mutation's
-  // is claimed with its first charge, or after it when nothing was charged.
+  // Every signed operation, query or mutation, charged or not, uses its signature up before
+  // it runs: a replay is refused (401) with nothing done.
   const signaturePlugin: Plugin<GraphQLContext & ServerContext> = {
     async onExecute({ args, setResultAndStopExecution }) {
       const caller = (args.contextValue as GraphQLContext).caller;
-      if (!caller || operationType(args.document, args.operationName) === 'mutation') {
-        return { onExecuteDone: () => deps.services.authenticator.claimSignature(caller).catch(() => undefined) };
-      }
       try {
         await deps.services.authenticator.claimSignature(caller);
       } catch (err) {

@@ -92,14 +92,9 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: 
           });
         }
         request.caller = caller;
-        // A read charges no bucket, so its signature is claimed on its own, now; a
-        // mutation's is claimed with its first charge (the limiter's one script call).
-        if (route.method === 'GET' || route.method === 'HEAD') await auth.authenticator.claimSignature(caller);
-      },
-      // A signature is single use whatever became of its request (refused before any charge,
-      // invalid body): one not claimed yet is claimed now, after the answer.
-      onResponse: async (request) => {
-        await auth.authenticator.claimSignature(request.caller).catch(() => undefined);
+        // Every signature is used up here, before the body is read or the handler runs,
+        // read or mutation, charged or not: a replay is refused (401) with nothing done.
+        await auth.authenticator.claimSignature(caller);
       },
       handler: async (request, reply) => {
         const out = await route.handler(
