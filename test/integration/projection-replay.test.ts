@@ -32,7 +32,7 @@ const BLOCK_MS = 1_000;
 const SOL = 3;
 const USDC = 4;
 const E18 = 10n ** 18n;
-const EXTERNAL = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const EXTERNAL = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const INT32_MAX = 2_147_483_647;
 /** The largest price a body can give: INT64_MAX nano-units, down to SOL-USDC's tick (0.001). */
 const MAX_PRICE = ((INT64_MAX / 1_000_000n) * 1_000_000n).toString().replace(/(\d{9})$/, '.$1');
@@ -48,7 +48,8 @@ const side = fc.constantFrom('BUY' as const, 'SELL' as const);
 const stp = fc.constantFrom('EXPIRE_MAKER' as const, 'EXPIRE_TAKER' as const, 'EXPIRE_BOTH' as const, 'DECREMENT' as const);
 const child = fc.oneof(fc.constant({ marketIoc: {} }), price.map((p) => ({ limit: { price: p } })));
 const slippage = fc.oneof(fc.record({ maxSlippageTicks: fc.integer({ min: 1, max: 5_000 }) }), fc.record({ maxSlippageBps: fc.integer({ min: 1, max: 10_000 }) }));
-const clientId = fc.option(fc.integer({ min: 0, max: 30 }).map((n) => `c${n}`), { nil: undefined });
+/** Mostly fresh, now and then one taken before (a duplicate, or a reuse after its order ended). */
+const clientId = fc.option(fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 0, max: 20 }) }, { weight: 6, arbitrary: fc.integer({ min: 21, max: 1_000_000 }) }).map((n) => `c${n}`), { nil: undefined });
 
 const risk = fc.record(
   {
@@ -110,7 +111,18 @@ type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
 
 // ---- The exchange under test ----------------------------------------------------------
 
-const clock = shiftableClock();
+const shifted = shiftableClock();
+let frozenAt: Date | undefined;
+/**
+ * The service's clock, moved by the commands, and stopped while the views are compared: the
+ * service's own sweeps (GTD expiry, dead-man switches, TWAP slices, chain blocks) then find
+ * nothing newly due, so nothing changes between reading one view and the next.
+ */
+const clock = {
+  now: () => frozenAt ?? shifted.now(),
+  nowNs: () => (frozenAt ? BigInt(frozenAt.getTime()) * 1_000_000n : shifted.nowNs()),
+  skip: (ms: number) => shifted.skip(ms),
+};
 let database: Awaited<ReturnType<typeof testDatabase>>;
 let store: Awaited<ReturnType<typeof testStore>>;
 let server: RunningApp;
@@ -135,7 +147,6 @@ interface Trader {
   caller: SessionCaller;
   depositAddress: string;
   orders: string[];
-  clientOrderIds: string[];
   triggers: string[];
 }
 
@@ -150,10 +161,20 @@ async function newTrader(): Promise<Trader> {
     await s.ledger.credit({ accountId: row.publicId, asset: asset as string, amount: amount as string, ledgerAccount: 'FUNDING' });
   }
   const { depositAddress } = await s.chain.createDepositAddress(caller, { chainId: 1 });
-  return { signedIn, caller, depositAddress: depositAddress.depositAddress, orders: [], clientOrderIds: [], triggers: [] };
+  return { signedIn, caller, depositAddress: depositAddress.depositAddress, orders: [], triggers: [] };
 }
 
 const nth = <T>(list: T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+
+/** Mostly one of the account's open orders (as the engine has them), now and then any it ever placed. */
+async function target(t: Trader, i: number): Promise<{ publicId: string; side: 'BUY' | 'SELL'; clientOrderId: string | null } | undefined> {
+  const open = await server.app.services.orders.engine.openOrdersOf(t.caller.rootAccountId);
+  const o = i % 5 !== 0 ? nth(open, i) : undefined;
+  if (o) return o;
+  const id = nth(t.orders, i);
+  const row = id && (await database.prisma.order.findUnique({ where: { publicId: id } }));
+  return row || undefined;
+}
 
 /** The extreme values each input accepts (the service-level bounds every transport shares). */
 function extremeOrders(s: 'BUY' | 'SELL') {
@@ -169,7 +190,7 @@ function extremeOrders(s: 'BUY' | 'SELL') {
     { ...base, marketIoc: { maxSlippageBps: 10_000, clientRefPrice: MAX_PRICE } },
     { ...base, marketIoc: { maxSlippageTicks: 1, clientRefPrice: '0.001' } },
     // The longest client order id, of every printable character class.
-    { ...base, clientOrderId: `~!"\\'${'x'.repeat(59)}`, limitGtc: { price: '1' } },
+    { ...base, baseQty: '2', clientOrderId: `~!"\\'${'x'.repeat(59)}`, limitGtc: { price: '1' } },
     // GTD at the far end of its window.
     { ...base, limitGtd: { price: '90', expireAt: new Date(clock.now().getTime() + 30 * 86_400_000 - 1_000).toISOString() } },
     // Attached legs at their widest: stop at the smallest tick, take-profit at the largest price.
@@ -185,7 +206,7 @@ function extremeTriggers(s: 'BUY' | 'SELL') {
   const base = { symbol: 'SOL-USDC', qty: '0.01' };
   const cases = [
     { ...base, stopLoss: { side: s, triggerPrice: MAX_PRICE, child: { marketIoc: { maxSlippageTicks: INT32_MAX } } } },
-    { ...base, takeProfit: { side: s, triggerPrice: '0.001', child: { marketIoc: { maxSlippageBps: 10_000 } } } },
+    { ...base, qty: '1000', takeProfit: { side: s, triggerPrice: '0.001', child: { marketIoc: { maxSlippageBps: 10_000 } } } },
     { ...base, stopLoss: { side: s, triggerPrice: '1', child: { limit: { price: MAX_PRICE, postOnly: true } } } },
     { ...base, trailingStop: { side: s, trailingDistanceTicks: '999999999', maxSlippageTicks: INT32_MAX } },
     { ...base, trailingStop: { side: s, trailingDistanceBps: 9_999, maxSlippageBps: 10_000, activationPrice: MAX_PRICE } },
@@ -231,31 +252,28 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
       };
       const placed = await orders.createOrder(t.caller, { order: { ...order, ...(attachedRisk && Object.keys(attachedRisk).length > 0 ? { attachedRisk } : {}) } });
       t.orders.push(placed.orderId);
-      if (c.clientOrderId) t.clientOrderIds.push(c.clientOrderId);
       return;
     }
     case 'cancel': {
-      const byClient = c.byClientId ? nth(t.clientOrderIds, c.pick) : undefined;
-      const id = nth(t.orders, c.pick);
-      if (byClient) await orders.cancelOrder(t.caller, { clientOrderId: byClient });
-      else if (id) await orders.cancelOrder(t.caller, { orderId: id });
+      const o = await target(t, c.pick);
+      if (o) await orders.cancelOrder(t.caller, c.byClientId && o.clientOrderId ? { clientOrderId: o.clientOrderId } : { orderId: o.publicId });
       return;
     }
     case 'modify': {
-      const id = nth(t.orders, c.pick);
-      if (id && (c.qty || c.price)) await orders.modifyOrder(t.caller, { orderId: id, ...(c.qty ? { newQty: c.qty } : {}), ...(c.price ? { newPrice: c.price } : {}) });
+      const o = await target(t, c.pick);
+      if (o && (c.qty || c.price)) await orders.modifyOrder(t.caller, { orderId: o.publicId, ...(c.qty ? { newQty: c.qty } : {}), ...(c.price ? { newPrice: c.price } : {}) });
       return;
     }
     case 'replace': {
-      const id = nth(t.orders, c.pick);
-      const old = id && (await database.prisma.order.findUnique({ where: { publicId: id }, select: { side: true } }));
-      if (!id || !old) return;
-      const r = await orders.replaceOrder(t.caller, { orderId: id, order: { symbol: 'SOL-USDC', side: old.side, baseQty: c.qty, limitGtc: { price: c.price, postOnly: c.postOnly } } });
+      const o = await target(t, c.pick);
+      if (!o) return;
+      const r = await orders.replaceOrder(t.caller, { orderId: o.publicId, order: { symbol: 'SOL-USDC', side: o.side, baseQty: c.qty, limitGtc: { price: c.price, postOnly: c.postOnly } } });
       t.orders.push(r.orderId);
       return;
     }
     case 'batchCancel': {
-      const items = c.picks.map((i) => ({ orderId: nth(t.orders, i) ?? 'NoSuchOrder' }));
+      const items = [];
+      for (const i of c.picks) items.push({ orderId: (await target(t, i))?.publicId ?? 'NoSuchOrder' });
       await orders.cancelBatch(t.caller, { requestId: `b${nonce++}`, items });
       return;
     }
@@ -394,10 +412,10 @@ const PROJECTED: Record<string, { except?: string[]; only?: string[]; where?: st
   DeadManSwitch: { except: ['id', 'updatedAt', 'createdAt'] },
   WithdrawIntent: {},
   // Withdrawal flows are inserted from the journal, then walked along by the chain service
-  // outside it (deposit flows are the chain service's alone): what the journal holds are the
-  // columns fixed at submission.
+  // outside it, fee status (requestFee) included; deposit flows are the chain service's
+  // alone. What the journal holds are the columns fixed at submission.
   LifecycleFlow: {
-    only: ['id', 'publicId', 'ownerAccountId', 'rootAccountId', 'smartAccountAddress', 'flowKind', 'unifiedAssetId', 'zippedAssetId', 'amountE18', 'serviceChainId', 'sourceDomain', 'destinationDomain', 'sourceAddress', 'destinationAddress', 'startedAt', 'requestFee'],
+    only: ['id', 'publicId', 'ownerAccountId', 'rootAccountId', 'smartAccountAddress', 'flowKind', 'unifiedAssetId', 'zippedAssetId', 'amountE18', 'serviceChainId', 'sourceDomain', 'destinationDomain', 'sourceAddress', 'destinationAddress', 'startedAt'],
     where: `"flowKind" <> 'DEPOSIT'`,
   },
   // lastBookSeq jumps at every start, outside the journal (compared apart), and that
@@ -566,13 +584,33 @@ async function expectMemoryEqual(): Promise<EngineMemory> {
   return memory;
 }
 
-/** Runs a check, naming the seed when it fails. */
+/** Runs a check with the clock stopped and the service quiet, naming the seed when it fails. */
 async function checked<T>(when: string, check: () => Promise<T>): Promise<T> {
+  frozenAt = shifted.now();
   try {
+    await quiet();
     return await check();
   } catch (err) {
     if (err instanceof Error) err.message = `DIFF_SEED=${SEED} DIFF_COMMANDS=${COMMANDS}, ${when}: ${err.message}`;
     throw err;
+  } finally {
+    frozenAt = undefined;
+  }
+}
+
+/** Runs what is due at the stopped clock, then waits until the journal stops growing (the service's timer sweeps every 250 ms). */
+async function quiet(): Promise<void> {
+  const orders = server.app.services.orders;
+  await orders.fireDeadManSwitches();
+  await orders.engine.expireDue();
+  await orders.engine.runDueTwaps();
+  const last = async () => (await database.sql.query<{ seq: string | null }>(`SELECT max(seq)::text AS seq FROM "TradingJournal"`))[0]?.seq;
+  for (let before = await last(); ; ) {
+    await new Promise((r) => setTimeout(r, 600));
+    await orders.engine.flushed();
+    const after = await last();
+    if (after === before) return;
+    before = after;
   }
 }
 
@@ -581,20 +619,22 @@ describe('projection equals replay', () => {
     const startedAt = performance.now();
     const traders: Trader[] = [];
     for (let i = 0; i < 4; i++) traders.push(await newTrader());
-    const tally: Record<string, { ok: number; refused: number }> = {};
+    const tally: Record<string, { ok: number; refused: number; codes: Record<string, number> }> = {};
     let restarts = 0;
     // One long run from the seed; shrinking it against a real database would take longer
     // than it is worth, and the seed and the command's index say where to look.
     const [commands] = fc.sample(fc.array(command, { minLength: COMMANDS, maxLength: COMMANDS }), { seed: SEED, numRuns: 1 }) as [Command[]];
     for (const [i, c] of commands.entries()) {
       const label = c.k === 'extreme' ? `extreme:${c.which % 2 === 0 ? 'order' : 'trigger'}${(c.which >> 1) % (c.which % 2 === 0 ? extremeOrders : extremeTriggers)(c.side).length}` : c.k;
-      const entry = (tally[label] ??= { ok: 0, refused: 0 });
+      const entry = (tally[label] ??= { ok: 0, refused: 0, codes: {} });
       try {
         await run(c, traders);
         entry.ok += 1;
       } catch (err) {
         if (!refused(err)) throw new Error(`DIFF_SEED=${SEED}: command ${i} ${JSON.stringify(c)} failed: ${(err as Error).message}`, { cause: err });
         entry.refused += 1;
+        const why = `${(err as ApiError).code}${(err as ApiError).violations[0] ? `:${(err as ApiError).violations[0]?.fieldPath}` : ''}`;
+        entry.codes[why] = (entry.codes[why] ?? 0) + 1;
       }
       if (c.k === 'restart') {
         restarts += 1;
