@@ -29,7 +29,6 @@ const COMMANDS = Number(process.env.DIFF_COMMANDS ?? 250);
 const SEED = Number(process.env.DIFF_SEED ?? 20261127);
 
 const BLOCK_MS = 1_000;
-const SOL = 3;
 const USDC = 4;
 const E18 = 10n ** 18n;
 const EXTERNAL = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -76,7 +75,7 @@ const command = fc.oneof(
   { weight: 10, arbitrary: fc.record({ k: fc.constant('batchCancel' as const), who, picks: fc.oneof(fc.array(pick, { minLength: 1, maxLength: 6 }), fc.array(pick, { minLength: 50, maxLength: 50 })) }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), who, side: fc.option(side, { nil: undefined }), symbol: fc.boolean() }) },
   {
-    weight: 12,
+    weight: 60,
     arbitrary: fc.record({
       k: fc.constant('trigger' as const),
       who,
@@ -311,7 +310,7 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
       await orders.cancelAllOrders(t.caller, { ...(c.symbol ? { symbol: 'SOL-USDC' } : {}), ...(c.side ? { side: c.side } : {}) });
       return;
     case 'trigger': {
-      const common = { symbol: 'SOL-USDC', qty: c.qty, ...(c.clientTriggerId ? { clientTriggerId: c.clientTriggerId } : {}), ...(c.side === 'BUY' ? {} : {}) };
+      const common = { symbol: 'SOL-USDC', qty: c.qty, ...(c.clientTriggerId ? { clientTriggerId: c.clientTriggerId } : {}) };
       const block =
         c.kind === 'stopLoss' || c.kind === 'takeProfit' ? { [c.kind]: { side: c.side, triggerPrice: c.price, child: 'marketIoc' in c.child ? { marketIoc: c.slippage } : c.child } }
         : c.kind === 'trailingStop' ? { trailingStop: { side: c.side, ...c.trail, ...c.slippage } }
@@ -322,10 +321,11 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
       return;
     }
     case 'triggerControl': {
-      const id = nth(t.triggers, c.pick);
-      if (!id) return;
-      const input = c.byClientId ? { clientTriggerId: (await database.prisma.trigger.findUnique({ where: { publicId: id } }))?.clientTriggerId ?? '', triggerId: undefined } : { triggerId: id };
-      const named = input.clientTriggerId ? { clientTriggerId: input.clientTriggerId } : { triggerId: id };
+      // Mostly a live trigger of the account (from the engine), now and then any it ever created.
+      const live = (await orders.engine.memory()).triggers.filter((g) => g.accountId === t.caller.rootAccountId);
+      const row = c.pick % 5 !== 0 ? nth(live, c.pick) : await database.prisma.trigger.findUnique({ where: { publicId: nth(t.triggers, c.pick) ?? '' } });
+      if (!row) return;
+      const named = c.byClientId && row.clientTriggerId ? { clientTriggerId: row.clientTriggerId } : { triggerId: row.publicId };
       if (c.action === 'pause') await orders.pauseTrigger(t.caller, named);
       else if (c.action === 'resume') await orders.resumeTrigger(t.caller, named);
       else await orders.cancelTrigger(t.caller, named);
