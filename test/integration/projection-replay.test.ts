@@ -418,6 +418,20 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
   }
 }
 
+/**
+ * Runs a command as a client would: again when it is refused with RETRY (503, nothing
+ * done: state it read first was refreshed meanwhile, by the service's prune or a restart).
+ */
+async function runRetrying(c: Command, traders: Trader[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(c, traders);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'RETRY') || attempt === 3) throw err;
+    }
+  }
+}
+
 /** A refusal the state allows (not found, insufficient funds, bad transition, ...); anything else is a bug. */
 const refused = (err: unknown) => err instanceof ApiError && err.status < 500;
 
@@ -663,7 +677,7 @@ describe('projection equals replay', () => {
       const label = c.k === 'extreme' ? `extreme:${c.which % 2 === 0 ? 'order' : 'trigger'}${(c.which >> 1) % (c.which % 2 === 0 ? extremeOrders : extremeTriggers)(c.side).length}` : c.k;
       const entry = (tally[label] ??= { ok: 0, refused: 0, codes: {} });
       try {
-        await run(c, traders);
+        await runRetrying(c, traders);
         entry.ok += 1;
       } catch (err) {
         if (!refused(err)) throw new Error(`DIFF_SEED=${SEED}: command ${i} ${JSON.stringify(c)} failed: ${(err as Error).message}`, { cause: err });
