@@ -85,6 +85,11 @@ export class BalanceBook {
     this.entries.clear();
   }
 
+  /** Copies of the balances in memory. */
+  loaded(): (BalanceRef & { available: bigint; held: bigint })[] {
+    return [...this.entries.values()].map((e) => ({ ...e }));
+  }
+
   get(ref: BalanceRef): { available: bigint; held: bigint } {
     const e = this.entries.get(keyOf(ref));
     if (!e) throw new Error(`balance ${keyOf(ref)} used before load()`);

@@ -2,7 +2,7 @@ import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { Logger } from 'pino';
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { newPublicId } from '../../domain/ids.ts';
-import { OrderBook, quoteNotional, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
+import { OrderBook, quoteNotional, type Depth, type MatchEvent, type PlaceOrder, type TradeEvent } from '../../domain/matching/index.ts';
 import { reReservation, reservationFor as reserve, settleFill, type CreditLeg, type DebitLeg } from '../../domain/settlement/index.ts';
 import type { OrderCloseReason } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
@@ -115,6 +115,18 @@ export interface Accepted {
   market: Market;
   /** The public ids of the triggers executing its attached-risk legs. */
   legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>>;
+}
+
+/** The engine's memory as `TradingEngine.memory()` copies it out. */
+export interface EngineMemory {
+  openOrders: OrderVersion[];
+  balances: (BalanceRef & { available: bigint; held: bigint })[];
+  /** Triggers not yet terminal. */
+  triggers: TriggerRow[];
+  armedSwitches: SwitchRow[];
+  withdrawalHolds: (WithdrawHold & { intentId: bigint })[];
+  /** Per market: the matching book's levels, and the level totals mirrored from its events. */
+  books: { symbolId: number; depth: Depth; mirror: { bids: Map<bigint, bigint>; asks: Map<bigint, bigint> } }[];
 }
 
 /** What a ledger job may do inside the engine: post transfers and read the balances it loaded. */
@@ -287,6 +299,25 @@ export class TradingEngine {
       () => this.balances.load(refs),
       () => refs.map((ref) => ({ ...ref, ...this.balances.get(ref) })),
     );
+  }
+
+  /**
+   * A copy of the trading state this engine keeps in memory, read in sequence (after every
+   * change acknowledged before the call): what the differential test holds against the
+   * projected tables and a replay of the journal. Balances are the ones loaded so far.
+   */
+  memory(): Promise<EngineMemory> {
+    return this.sequencer.submit(() => ({
+      openOrders: [...this.open.values()].map((o) => ({ ...o })),
+      balances: this.balances.loaded(),
+      triggers: [...this.triggers.values()].map(({ row }) => ({ ...row })),
+      armedSwitches: [...this.armedSwitches.values()].map((sw) => ({ ...sw })),
+      withdrawalHolds: this.withdrawals.openHolds(),
+      books: this.deps.markets.markets.map((m) => {
+        const levels = this.books.get(m.symbolId) as BookLevels;
+        return { symbolId: m.symbolId, depth: this.engineOf(m).depth(), mirror: { bids: new Map(levels.bids), asks: new Map(levels.asks) } };
+      }),
+    }));
   }
 
   /**

@@ -73,6 +73,11 @@ export class WithdrawalBook {
     if (forgot) this.epoch += 1;
   }
 
+  /** Copies of the holds of withdrawals not yet ended. */
+  openHolds(): (WithdrawHold & { intentId: bigint })[] {
+    return [...this.holds].map(([intentId, h]) => ({ intentId, ref: { ...h.ref }, held: h.held }));
+  }
+
   holdOf(intentId: bigint): WithdrawHold | undefined {
     return this.holds.get(intentId);
   }
