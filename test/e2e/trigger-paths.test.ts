@@ -47,12 +47,18 @@ async function graphql(url: string, who: SignedIn, query: string, variables: Rec
 const TRIGGER = `query T($id: String!) { trigger(triggerId: $id) { status qty cancelReason failureReason state { cumFilledQty held } } }`;
 const EVENTS = `query E($id: String!) { triggerEvents(triggerId: $id) { events { eventType childOrderId failureReason } } }`;
 
-async function withApp(run: (app: RunningApp, clock: ReturnType<typeof shiftableClock>) => Promise<void>) {
+/** Runs `run` against a server of its own; `restart` stops it and starts another on the same database. */
+async function withApp(run: (app: RunningApp, clock: ReturnType<typeof shiftableClock>, restart: () => Promise<RunningApp>) => Promise<void>) {
   const db = await testDatabase();
   const clock = shiftableClock();
-  const app = await startTestApp({ database: db, clock });
+  let app = await startTestApp({ database: db, clock });
+  const restart = async () => {
+    await app.close();
+    app = await startTestApp({ database: db, clock });
+    return app;
+  };
   try {
-    await run(app, clock);
+    await run(app, clock, restart);
   } finally {
     await app.close();
     await db.drop();
@@ -112,8 +118,9 @@ describe('a replace that fills at once', () => {
 });
 
 describe('a bracket without oco', () => {
-  it('arms both legs for the filled quantity under one hold, and the leg that fires cancels the other (signed /v1 and GraphQL)', async () => {
-    await withApp(async (app) => {
+  it('arms both legs for the filled quantity under one hold, across a restart, and the leg that fires cancels the other (signed /v1 and GraphQL)', async () => {
+    await withApp(async (first, _clock, restart) => {
+      let app = first;
       await printTrade(app.url, '30000');
       const seller = await trader(app.url, { BTC: '1' });
       const owner = await trader(app.url, { USDC: '100000' });
@@ -128,6 +135,9 @@ describe('a bracket without oco', () => {
       expect(await trigger(sl)).toMatchObject({ status: 'ARMED', qty: '0.1' });
       expect(await trigger(tp)).toMatchObject({ status: 'ARMED', qty: '0.1' });
       // One position, one hold: the base bought, not twice it.
+      expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.1' });
+      // Rebuilt from the tables, the first leg still keeps the one hold, and grows it.
+      app = await restart();
       expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.1' });
       expect((await placeOrder(app.url, seller, ioc('SELL', '0.1', '30000'))).status).toBe(200);
       expect(await trigger(tp)).toMatchObject({ status: 'ARMED', qty: '0.2' });
@@ -162,6 +172,17 @@ describe('a bracket without oco', () => {
       const kept = (await graphql(app.url, shorter, TRIGGER, { id: stp })).trigger;
       expect(kept.status).toBe('ARMED');
       expect(Number(kept.state.held)).toBe(Number(after));
+
+      // Unfundable (the sale's proceeds are short of the stop-loss child's bound): both legs
+      // fail together and say why; neither is left armed without funds.
+      const broke = await trader(app.url, { BTC: '0.1' });
+      const unfunded = await graphql(app.url, broke, `mutation($input: CreateOrderInput!) { createOrder(input: $input) { stopLossTriggerId takeProfitTriggerId } }`, {
+        input: gtc('SELL', '0.1', '30900', { attachedRisk: { stopLoss: { triggerPrice: '32000' }, takeProfit: { triggerPrice: '29000' } } }),
+      });
+      for (const id of [unfunded.createOrder.stopLossTriggerId, unfunded.createOrder.takeProfitTriggerId]) {
+        expect((await graphql(app.url, broke, TRIGGER, { id })).trigger).toMatchObject({ status: 'FAILED', failureReason: 'INSUFFICIENT_BALANCE', state: { held: '0' } });
+      }
+      expect((await balancesOf(app.url, broke))['TRADING:USDC']?.held).toBe('0');
     });
   });
 });
