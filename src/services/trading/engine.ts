@@ -1510,7 +1510,8 @@ export class TradingEngine {
       for (const { row } of legs) this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: reason }, now, nowNs);
       return;
     }
-    this.fundLegs(ws, legs, filled, now, nowNs);
+    // Re-reckoned only when the position grew: a BUY trailing leg's need follows the last price.
+    if (legs.some(({ row }) => row.qty !== filled)) this.fundLegs(ws, legs, filled, now, nowNs);
   }
 
   /**
