@@ -28,6 +28,7 @@ import {
   trailingStateJson,
   trailingStateOf,
   triggerNotPausable,
+  unfilledReason,
   wouldFireAtOnce,
   type LadderChild,
   type TrailingStateJson,
@@ -205,8 +206,6 @@ export class TradingEngine {
   private endedIdsEpoch = 0;
   /** Per parent order, the triggers of its attached-risk legs. */
   private legsByParent = new Map<bigint, bigint[]>();
-  /** Parents (open or not) whose legs are an OCO pair: known after the parent left the book. */
-  private ocoParents = new Set<bigint>();
   /** TWAPs working (not paused): each runs a slice when its time comes. */
   private twaps = new Set<bigint>();
   /** Per symbol, the price of its last trade: what price triggers watch (LAST_PRICE). */
@@ -427,9 +426,7 @@ export class TradingEngine {
       this.open.delete(live.id);
       // The old order leaves its level: the book's totals and delta stream follow.
       this.applyEvents(ws, market, removed, nowNs, now, new Set());
-      const placed = this.placeOrderRow(ws, placement, checked);
-      this.carryLegs(ws, live, placed.row, now);
-      return { placed: placed.accepted };
+      return { placed: this.placeInJob(ws, placement, checked) };
     });
     if ('refused' in outcome) throw outcome.refused;
     return outcome.placed;
@@ -1120,6 +1117,8 @@ export class TradingEngine {
     };
     this.open.set(id, row);
     ws.newOrders.set(id, row);
+    // Before it matches: a replacement that fills at once resizes and arms the legs it carries.
+    if (ctx.lineage) this.carryLegs(ws, ctx.lineage.replacesOrderId, row, now);
     const legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> = {};
     for (const leg of v.riskLegs) {
       const trigger = this.legTrigger(ws, account, market, row, leg, now, nowNs);
@@ -1236,10 +1235,18 @@ export class TradingEngine {
   /** Inside a job: cancels the account's open orders in `markets` (and `side`); how many. */
   private cancelInJob(ws: WriteSet, accountId: bigint, markets: readonly Market[], side: 'BUY' | 'SELL' | undefined, why: UserCancel, now: Date, nowNs: bigint): number {
     let count = 0;
+    // A kill switch stops all the account's working orders, conditional ones too (a TWAP
+    // would go on opening exposure): its live triggers in scope (side: their child's) first,
+    // so a ladder ends canceled, not completed by its levels' cancels.
+    const reason = why === 'DEAD_MAN_SWITCH' ? 'DEAD_MAN_SWITCH' : 'CANCEL_ALL';
+    const triggers = [...this.triggers.values()].filter((t) => t.row.accountId === accountId && (!side || t.row.side === side));
     for (const market of markets) {
       const engine = this.engineOf(market);
       // Orders already past their expiry end EXPIRED, as the sweep would have them.
       this.applyEvents(ws, market, engine.expireDue(nowNs), nowNs, now, new Set());
+      for (const live of triggers) {
+        if (live.row.symbolId === market.symbolId && this.triggers.has(live.row.id)) count += this.cancelLive(ws, live, reason, why, now, nowNs);
+      }
       const ids = this.open.ofAccount(accountId).filter((o) => o.symbolId === market.symbolId && (!side || o.side === side)).map((o) => o.id);
       this.applyEvents(ws, market, ids.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
       count += ids.length;
@@ -1363,14 +1370,25 @@ export class TradingEngine {
     return this.sequencer.submit((ws) => {
       const live = this.liveTrigger(accountId, id);
       const { now, nowNs } = this.jobTime();
-      const row = live.row;
-      this.unwatch(row);
-      this.releaseTriggerHold(ws, row, live.owner);
-      this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: 'USER_REQUEST' }, now, nowNs);
-      // A ladder's resting levels go with it (once it has ended, their cancels change it no more).
-      if (row.triggerType === 'LADDER') this.cancelLadderChildren(ws, row, now, nowNs);
-      return { ...row };
+      this.cancelLive(ws, live, 'USER_REQUEST', 'USER_CANCELED', now, nowNs);
+      return { ...live.row };
     });
+  }
+
+  /** Inside a job: cancels a live trigger, its hold released; answers how many of its child orders that canceled. */
+  private cancelLive(ws: WriteSet, live: { row: TriggerRow; owner: Owner }, reason: NonNullable<TriggerRow['cancelReason']>, why: UserCancel, now: Date, nowNs: bigint): number {
+    const { row, owner } = live;
+    this.unwatch(row);
+    this.releaseTriggerHold(ws, row, owner);
+    this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: reason }, now, nowNs);
+    // A ladder's resting levels go with it (once it has ended, their cancels change it no more).
+    if (row.triggerType === 'LADDER') return this.cancelLadderChildren(ws, row, why, now, nowNs);
+    if (row.parentOrderId !== null) {
+      // The legs left of its bracket take over the hold it may have kept.
+      const rest = this.liveLegs(row.parentOrderId);
+      if (rest[0]) this.fundLegs(ws, rest, rest[0].row.qty, now, nowNs);
+    }
+    return 0;
   }
 
   /** Pauses an armed trigger: it stops watching prices and keeps its funds held. Pausing a paused one changes nothing. */
@@ -1572,12 +1590,13 @@ export class TradingEngine {
     ws.trigger(row);
   }
 
-  private cancelLadderChildren(ws: WriteSet, row: TriggerRow, now: Date, nowNs: bigint): void {
+  private cancelLadderChildren(ws: WriteSet, row: TriggerRow, why: UserCancel, now: Date, nowNs: bigint): number {
     const market = this.deps.markets.marketById(row.symbolId) as Market;
     const engine = this.engineOf(market);
     const children = (JSON.parse(row.state) as { children?: LadderChild[] }).children ?? [];
     const open = children.map((c) => BigInt(c.id)).filter((id) => this.open.get(id)?.isOpen);
-    this.applyEvents(ws, market, open.flatMap((id) => engine.cancel(id)), nowNs, now, new Set());
+    this.applyEvents(ws, market, open.flatMap((id) => engine.cancel(id)), nowNs, now, new Set(), why);
+    return open.length;
   }
 
   /**
@@ -1627,10 +1646,16 @@ export class TradingEngine {
     };
     this.triggers.set(row.id, { row, owner });
     this.legsByParent.set(parent.id, [...(this.legsByParent.get(parent.id) ?? []), row.id]);
-    if (parent.oco) this.ocoParents.add(parent.id);
     ws.trigger(row);
     this.triggerEvent(ws, row, 'CREATED', nowNs);
     return row;
+  }
+
+  /** The legs of `parentId` that have not ended, in the order they were created. */
+  private liveLegs(parentId: bigint): { row: TriggerRow; owner: Owner }[] {
+    return (this.legsByParent.get(parentId) ?? [])
+      .map((id) => this.triggers.get(id))
+      .filter((l): l is { row: TriggerRow; owner: Owner } => l !== undefined && (l.row.status === 'CREATED' || l.row.status === 'ARMED' || l.row.status === 'PAUSED'));
   }
 
   /**
@@ -1640,8 +1665,7 @@ export class TradingEngine {
    * A replaced parent hands its legs to its next generation (see `replace`).
    */
   private parentChanged(ws: WriteSet, parent: OrderRow, now: Date, nowNs: bigint): void {
-    const ids = this.legsByParent.get(parent.id) as bigint[];
-    const legs = ids.map((id) => this.triggers.get(id)).filter((l): l is { row: TriggerRow; owner: Owner } => l !== undefined && (l.row.status === 'CREATED' || l.row.status === 'ARMED' || l.row.status === 'PAUSED'));
+    const legs = this.liveLegs(parent.id);
     const filled = parent.inheritedCumQty + parent.cumQty;
     if (!parent.isOpen && parent.closeReason === 'REPLACED') return;
     if (filled === 0n) {
@@ -1650,22 +1674,39 @@ export class TradingEngine {
       for (const { row } of legs) this.endTrigger(ws, row, { status: 'CANCELED', cancelReason: reason }, now, nowNs);
       return;
     }
-    const market = this.deps.markets.marketById(parent.symbolId) as Market;
-    for (const [i, { row, owner }] of legs.entries()) {
-      if (row.qty === filled) continue;
-      // The pair of an OCO shares one hold, kept by its first leg; other legs hold their own.
-      const holds = !parent.oco || i === 0;
-      const required = holds ? this.triggerReservation(owner, market, this.holdBasis(row, market, filled)).hold : 0n;
-      const { ref } = this.triggerReservation(owner, market, this.holdBasis(row, market, filled));
-      const more = required - row.heldE18;
-      if (more > 0n && !this.balances.hold(ws, ref, more)) {
+    // Re-reckoned only when the position grew: a BUY trailing leg's need follows the last price.
+    if (legs.some(({ row }) => row.qty !== filled)) this.fundLegs(ws, legs, filled, now, nowNs);
+  }
+
+  /**
+   * The live legs of one parent protect one position, as a bracket does: each is sized to
+   * `qty`, and they share one hold, the largest any of them needs (a SELL parent's BUY legs
+   * need quote at different bounds), kept by the first. Unfundable, they all fail: a leg
+   * never fails alone and leaves its sibling thinking it is covered.
+   */
+  private fundLegs(ws: WriteSet, legs: { row: TriggerRow; owner: Owner }[], qty: bigint, now: Date, nowNs: bigint): void {
+    const first = legs[0];
+    if (!first) return;
+    const market = this.deps.markets.marketById(first.row.symbolId) as Market;
+    const { ref } = this.triggerReservation(first.owner, market, this.holdBasis(first.row, market, qty));
+    const need = legs.reduce((max, { row, owner }) => {
+      const { hold } = this.triggerReservation(owner, market, this.holdBasis(row, market, qty));
+      return hold > max ? hold : max;
+    }, 0n);
+    const held = legs.reduce((sum, { row }) => sum + row.heldE18, 0n);
+    if (need > held && !this.balances.hold(ws, ref, need - held)) {
+      for (const { row, owner } of legs) {
         this.unwatch(row);
         this.releaseTriggerHold(ws, row, owner);
         this.endTrigger(ws, row, { status: 'FAILED', failureReason: 'INSUFFICIENT_BALANCE' }, now, nowNs);
-        continue;
       }
-      if (more < 0n) this.balances.release(ws, ref, -more);
-      Object.assign(row, { qty: filled, heldE18: required, updatedAt: now, version: row.version + 1 });
+      return;
+    }
+    if (need < held) this.balances.release(ws, ref, held - need);
+    for (const [i, { row }] of legs.entries()) {
+      const heldE18 = i === 0 ? need : 0n;
+      if (row.qty === qty && row.heldE18 === heldE18) continue;
+      Object.assign(row, { qty, heldE18, updatedAt: now, version: row.version + 1 });
       if (row.status === 'CREATED') {
         Object.assign(row, { status: 'ARMED', armedAt: now });
         if (row.triggerType === 'TRAILING_STOP') {
@@ -1683,15 +1724,15 @@ export class TradingEngine {
   }
 
   /**
-   * A replaced parent's legs move to its next generation in the replacing job, so a filled
-   * position is never without its stop; the new order's own fills then resize them.
+   * A replaced parent's legs move to its next generation in the replacing job, before it
+   * matches, so a filled position is never without its stop; the new order's own fills
+   * then resize them.
    */
-  private carryLegs(ws: WriteSet, old: OrderRow, next: OrderRow, now: Date): void {
-    const ids = this.legsByParent.get(old.id);
+  private carryLegs(ws: WriteSet, oldId: bigint, next: OrderRow, now: Date): void {
+    const ids = this.legsByParent.get(oldId);
     if (!ids) return;
-    this.legsByParent.delete(old.id);
+    this.legsByParent.delete(oldId);
     this.legsByParent.set(next.id, [...(this.legsByParent.get(next.id) ?? []), ...ids]);
-    if (old.oco) this.ocoParents.add(next.id);
     for (const id of ids) {
       const live = this.triggers.get(id);
       if (!live) continue;
@@ -1708,17 +1749,12 @@ export class TradingEngine {
     return { ...row, qty, triggerPrice: start };
   }
 
-  /** One leg of an OCO fired: the others are canceled in the same job, their holds released. */
+  /**
+   * One leg fired: the others protected the same position, so they are canceled in the
+   * same job (one-cancels-other, with or without `oco`), their share of the hold released.
+   */
   private endSiblings(ws: WriteSet, fired: TriggerRow, now: Date, nowNs: bigint): void {
-    const parentId = fired.parentOrderId as bigint;
-    const siblings = (this.legsByParent.get(parentId) ?? [])
-      .filter((id) => id !== fired.id)
-      .map((id) => this.triggers.get(id))
-      .filter((t): t is { row: TriggerRow; owner: Owner } => t !== undefined);
-    if (siblings.length === 0) return;
-    const parent = this.open.get(parentId);
-    const oco = parent ? parent.oco : this.ocoParents.has(parentId);
-    if (!oco) return;
+    const siblings = this.liveLegs(fired.parentOrderId as bigint).filter((t) => t.row.id !== fired.id);
     for (const { row, owner } of siblings) {
       this.unwatch(row);
       this.releaseTriggerHold(ws, row, owner);
@@ -1856,7 +1892,12 @@ export class TradingEngine {
       this.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       if (child.cumQty > 0n) this.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq });
       row.cumFilledQty = child.cumQty;
-      this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+      if (child.isOpen || child.status === 'FILLED') return this.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+      // The child ended in this job short of its quantity (no bid, its slippage bound): the
+      // log says how, and a child that filled nothing leaves the trigger FAILED, not COMPLETED.
+      const unfilled = unfilledReason(child.closeReason);
+      this.triggerEvent(ws, row, 'CHILD_CANCELED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq, failureReason: unfilled });
+      this.endTrigger(ws, row, child.cumQty > 0n ? { status: 'COMPLETED' } : { status: 'FAILED', failureReason: unfilled }, now, nowNs);
     } catch (err) {
       // A refusal changed nothing: the trigger fails, and says why.
       if (!(err instanceof ApiError)) throw err;
@@ -1910,9 +1951,7 @@ export class TradingEngine {
     this.trailing = trailing;
     const legs = new Map<bigint, bigint[]>();
     for (const { row } of triggers.values()) if (row.parentOrderId !== null) legs.set(row.parentOrderId, [...(legs.get(row.parentOrderId) ?? []), row.id]);
-    const parents = await this.deps.db.order.findMany({ where: { id: { in: [...legs.keys()] }, oco: true }, select: { id: true } });
     this.legsByParent = legs;
-    this.ocoParents = new Set(parents.map((p) => p.id));
     this.twaps = twaps;
     this.lastPrice = new Map(last.map((l) => [l.symbolId, BigInt(l.price)]));
     this.priceMoved.clear();

@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/errors.ts';
 import { formatScaled } from '../../domain/money.ts';
+import type { OrderCloseReason } from '../../generated/prisma/client.ts';
 import type { TrailingParams, TrailingState } from '../../domain/triggers/index.ts';
 import type { Market } from '../markets.ts';
 import type { CreateOrderInput } from './orderInput.ts';
@@ -51,6 +52,13 @@ export function childOrderOf(t: TriggerRow, market: Market): CreateOrderInput['o
 export function failureOf(err: ApiError): TriggerRow['failureReason'] {
   if (err.code === 'INSUFFICIENT_BALANCE') return 'INSUFFICIENT_BALANCE';
   if (/NOTIONAL/.test(err.code ?? '')) return 'MIN_NOTIONAL';
+  return 'CHILD_REJECTED';
+}
+
+/** Why a trigger's child ended short of its quantity, in the trigger's terms: the child's close reason. */
+export function unfilledReason(closeReason: OrderCloseReason | null): NonNullable<TriggerRow['failureReason']> {
+  if (closeReason === 'SLIPPAGE_LIMIT') return 'SLIPPAGE_EXCEEDED';
+  if (closeReason === 'NO_LIQUIDITY' || closeReason === 'IOC_REMAINDER' || closeReason === 'GTD_EXPIRED') return 'NO_LIQUIDITY';
   return 'CHILD_REJECTED';
 }
 
