@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, onboard, type SignedIn } from '../helpers/auth.ts';
-import { CreateOrderDocument } from '../generated/graphql/graphql.ts';
+import { CreateOrderDocument, CreateWalletTradingWithdrawDocument } from '../generated/graphql/graphql.ts';
 import { gql } from '../helpers/graphql.ts';
 import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, testDatabase, testStore, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { keyFor } from '../helpers/rooms.ts';
 import { balancesOf, credit, ledgerViolations, placeOrder, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
-import { liftKey, payload, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
+import { liftKey, payload, payloadBytes, walletSignature, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
 
 const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
 const USDC = 4;
@@ -70,6 +70,14 @@ describe('the deposit finality lock, held by the engine', () => {
     expect([toY.status, toY.body.code, toY.body.violations?.[0]?.fieldPath]).toEqual([400, 'DEPOSIT_NOT_FINAL', 'payload.amount']);
     const toYByWallet = await withdrawWithWallet(server.url, x, payload({ action: 'TO_FUNDING', amount: usdc(101), assetId: USDC, destinationAddress: yAddress }), { symbol: 'USDC', destinationLabel: `Funding of ${yAddress}` });
     expect([toYByWallet.status, toYByWallet.body.code]).toEqual([400, 'DEPOSIT_NOT_FINAL']);
+    const overGql = payload({ action: 'TO_FUNDING', amount: usdc(101), assetId: USDC, destinationAddress: yAddress });
+    const signature = await walletSignature(x, overGql, { symbol: 'USDC', destinationLabel: `Funding of ${yAddress}` });
+    const toYByGql = await gql(server.url, CreateWalletTradingWithdrawDocument, { payload: Buffer.from(payloadBytes(overGql as unknown as Record<string, unknown>)).toString('base64'), payloadSignature: signature, signerWallet: x.wallet.address }, x.auth);
+    expect(toYByGql.body.errors?.[0]?.extensions).toMatchObject({ code: 'DEPOSIT_NOT_FINAL', status: 400, violations: [expect.objectContaining({ fieldPath: 'payload.amount', ruleId: 'deposit-not-final' })] });
+    // Nor to a subaccount of the same root: the lock is the account's.
+    const sub = (await api(server.url, 'POST', '/v1/auth/subaccounts', { label: 'desk' }, x.auth)).body.subaccount.subaccountId as string;
+    const toSub = await api(server.url, 'POST', '/v1/transfers/internal', { asset: 'USDC', amount: '101', fromLedger: 'TRADING', toLedger: 'TRADING', toSubaccountId: sub }, x.auth);
+    expect([toSub.status, toSub.body.code]).toEqual([400, 'DEPOSIT_NOT_FINAL']);
     expect(await balancesOf(server.url, y)).toEqual({});
     const fromY = await withdrawWithKey(server.url, yKey, external(50));
     expect([fromY.status, fromY.body.code]).toEqual([400, 'INSUFFICIENT_BALANCE']);

@@ -1460,6 +1460,7 @@ export class TradingEngine {
     });
     const need = checked.reduce((a, c) => a + c.checked.hold, 0n);
     if (this.balances.get((checked[0] as (typeof checked)[number]).checked.holdRef).available < need) throw insufficientBalance('trigger.qty');
+    this.balances.requireUnlocked((checked[0] as (typeof checked)[number]).checked.holdRef, need, now.getTime(), 'trigger.qty');
     const row: TriggerRow = {
       ...spec.row,
       triggerPrice: 0n,
