@@ -98,6 +98,9 @@ describe('the deposit finality lock, held by the engine', () => {
     expect(bidGql.body.errors?.[0]?.extensions).toMatchObject({ code: 'DEPOSIT_NOT_FINAL', status: 400 });
     const small = await placeOrder(server.url, x, { ...bid, baseQty: '0.1' });
     expect(small.status, JSON.stringify(small.body)).toBe(200);
+    // Growing it past the final part is refused as well.
+    const grow = await api(server.url, 'POST', '/v1/orders/modify', { orderId: small.body.orderId, newQty: '0.5' }, x.auth);
+    expect([grow.status, grow.body.code, grow.body.violations?.[0]?.fieldPath]).toEqual([400, 'DEPOSIT_NOT_FINAL', 'newQty']);
     // 50 and its fee reserve held; what is left is the lock and a little change.
     expect((await balancesOf(server.url, x))['TRADING:USDC']).toEqual({ available: '1019.924999999999', held: '50.075000000001' });
     expect((await api(server.url, 'POST', '/v1/orders/cancel', { orderId: small.body.orderId }, x.auth)).status).toBe(200);
