@@ -50,7 +50,11 @@ async function credit(ctx: ChainContext, row: LifecycleFlow): Promise<void> {
   const amount = BigInt(row.amountE18.toFixed(0));
   const to = { accountId: row.ownerAccountId, ledgerAccount: 'FUNDING' as const, assetId };
   const from = { accountId: ctx.systemAccounts.custody, ledgerAccount: 'FUNDING' as const, assetId };
-  await ctx.engine.transfer([to, from], (job) => job.post({ code: 'DEPOSIT', flowId: row.id }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]));
+  // Locked in the job that credits it: no later job can move it off the account before finality.
+  await ctx.engine.transfer([to, from], (job) => {
+    job.post({ code: 'DEPOSIT', flowId: row.id }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
+    job.lockDeposit({ ref: to, amount, serviceChainId: row.serviceChainId as number, flowId: row.id });
+  });
 }
 
 /**

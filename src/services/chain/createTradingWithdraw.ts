@@ -10,7 +10,6 @@ import { MIN_DEPOSIT } from '../../domain/networks.ts';
 import { authorizationMessage, checkDeadline, decodePayload, type WithdrawPayload } from '../../domain/withdrawPayload.ts';
 import { requirePermission, resolveAccount, type AccountRef } from '../access.ts';
 import type { ChainContext } from './context.ts';
-import { requireUnlockedFunds } from './depositLocks.ts';
 import { resolveDestination, type Destination } from './destinations.ts';
 import { withdrawExpectations } from './expectedDurations.ts';
 import { u128, withdrawColumns } from './flowRecord.ts';
@@ -29,7 +28,8 @@ export interface TradingWithdrawInput {
  * account's TRADING bucket, to an external address or to a Funding account. Checked in this
  * order, each refusal changing nothing: permission and rate limit, the payload's form, its
  * signature, the deadline, the asset and destination (and the allow-list). Then the engine
- * holds the amount and fee and records the intent and its flow in one journal entry, or
+ * holds the amount and fee (refusing what a deposit not yet final must keep on the account,
+ * DEPOSIT_NOT_FINAL: see depositLocks.ts) and records the intent and its flow in one journal entry, or
  * answers the intent an earlier identical request created.
  */
 export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, variant: 'API_KEY' | 'WALLET', input: TradingWithdrawInput): Promise<{ intentId: string }> {
@@ -52,10 +52,7 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
 
   const amount = BigInt(payload.amount);
   const fee = destination.kind === 'external' ? parseScaled(destination.networkAsset.withdrawFee, E18, 'withdrawFee', { allowZero: true, max: MAX_LEDGER_AMOUNT_E18 }) : 0n;
-  if (destination.kind === 'external') {
-    checkExternalAmount(amount, destination.networkAsset);
-    await requireUnlockedFunds(ctx, account, asset.unifiedAssetId, amount + fee);
-  }
+  if (destination.kind === 'external') checkExternalAmount(amount, destination.networkAsset);
 
   const now = ctx.clock.now();
   const kind = destination.kind === 'external' ? 'WITHDRAW_TO_EXTERNAL_CHAIN' : 'WITHDRAW_TO_FUNDING';

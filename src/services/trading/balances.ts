@@ -1,6 +1,8 @@
-import { decimalToBigInt } from '../../domain/money.ts';
+import { ApiError } from '../../domain/errors.ts';
+import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import type { LedgerAccount, TransferCode, TransferSideKind } from '../../generated/prisma/client.ts';
 import type { Db } from '../../infra/database.ts';
+import type { DepositLocks } from './depositLocks.ts';
 import type { LegRow, TransferRow, WriteSet } from './writeSet.ts';
 
 export interface BalanceRef {
@@ -24,6 +26,7 @@ export interface LegSpec {
 }
 
 const keyOf = (r: BalanceRef) => `${r.accountId}:${r.ledgerAccount}:${r.assetId}`;
+const otherLedger = (r: BalanceRef): BalanceRef => ({ ...r, ledgerAccount: r.ledgerAccount === 'FUNDING' ? 'TRADING' : 'FUNDING' });
 
 /**
  * The single authority on balances inside the engine-owning process. Every balance
@@ -38,14 +41,19 @@ export class BalanceBook {
   /** Counts resets: a load that began before one brings nothing into memory. */
   private epoch = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly locks?: DepositLocks,
+  ) {}
 
   /**
    * Brings balances into memory (from their committed state) before a job uses them, the
    * missing ones in one query. A balance not in memory has not changed since the last
    * rebuild, which brought the table up to the journal's end, so its row is current.
    */
-  async load(refs: BalanceRef[]): Promise<void> {
+  async load(named: BalanceRef[]): Promise<void> {
+    // A locked account's other ledger counts toward what it keeps: loaded with the one named.
+    const refs = this.locks ? [...named, ...named.filter((r) => this.locks?.has(r.accountId, r.assetId)).map(otherLedger)] : named;
     const waits = new Set<Promise<void>>();
     const missing = new Map<string, BalanceRef>();
     for (const ref of refs) {
@@ -94,6 +102,61 @@ export class BalanceBook {
     const e = this.entries.get(keyOf(ref));
     if (!e) throw new Error(`balance ${keyOf(ref)} used before load()`);
     return e;
+  }
+
+  /**
+   * What of `ref`'s available may leave its account now: all of it, less what of the
+   * account's deposit lock in the asset its other ledger does not cover. A ledger not in
+   * memory counts as empty, which can only refuse more.
+   */
+  spendable(ref: BalanceRef, nowMs: number): bigint {
+    const available = this.get(ref).available;
+    const locked = this.locks?.locked(ref.accountId, ref.assetId, nowMs).amount ?? 0n;
+    if (locked === 0n) return available;
+    const short = locked - (this.entries.get(keyOf(otherLedger(ref)))?.available ?? 0n);
+    if (short <= 0n) return available;
+    return available > short ? available - short : 0n;
+  }
+
+  /**
+   * Refuses (DEPOSIT_NOT_FINAL) taking `amount` off `ref`'s account when its available could
+   * pay it but a deposit not yet final must stay; a plain shortfall is left to the caller.
+   */
+  requireUnlocked(ref: BalanceRef, amount: bigint, nowMs: number, fieldPath: string): void {
+    if (amount <= 0n || amount > this.get(ref).available || amount <= this.spendable(ref, nowMs)) return;
+    throw this.notFinal(ref, nowMs, fieldPath);
+  }
+
+  /**
+   * The same for a transfer: per account and asset, what its legs take off the account's
+   * available (a move between its own ledgers takes nothing) must leave the lock covered.
+   */
+  requireUnlockedTransfer(debits: LegSpec[], credits: LegSpec[], nowMs: number, fieldPath: string): void {
+    if (!this.locks) return;
+    const net = new Map<string, { ref: BalanceRef; delta: bigint }>();
+    const add = (ref: BalanceRef, delta: bigint) => {
+      const key = `${ref.accountId}:${ref.assetId}`;
+      const e = net.get(key) ?? { ref, delta: 0n };
+      e.delta += delta;
+      net.set(key, e);
+    };
+    for (const d of debits) if (d.debitFrom !== 'held') add(d.ref, -d.amount);
+    for (const c of credits) add(c.ref, c.amount);
+    for (const { ref, delta } of net.values()) {
+      if (delta >= 0n) continue;
+      const locked = this.locks.locked(ref.accountId, ref.assetId, nowMs).amount;
+      if (locked === 0n) continue;
+      const kept = (this.entries.get(keyOf(ref))?.available ?? 0n) + (this.entries.get(keyOf(otherLedger(ref)))?.available ?? 0n);
+      if (kept + delta < locked) throw this.notFinal(ref, nowMs, fieldPath);
+    }
+  }
+
+  private notFinal(ref: BalanceRef, nowMs: number, fieldPath: string): ApiError {
+    const { amount, untilMs } = this.locks?.locked(ref.accountId, ref.assetId, nowMs) ?? { amount: 0n, untilMs: 0 };
+    return new ApiError('invalid-argument', `${formatScaled(amount, 18)} of this asset comes from deposits not yet final on their chain; it must stay on the account until ${new Date(untilMs).toISOString()}`, {
+      code: 'DEPOSIT_NOT_FINAL',
+      violations: [{ fieldPath, message: 'exceeds the funds whose deposits are final on chain', ruleId: 'deposit-not-final' }],
+    });
   }
 
   /** Moves `amount` from available to held; false (and nothing changes) when short. */

@@ -11,6 +11,7 @@ import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
+import { DepositLocks } from './depositLocks.ts';
 import { MonotonicIds } from './ids.ts';
 import { ExpiryIndex } from './expiries.ts';
 import { OpenOrders } from './openOrders.ts';
@@ -134,6 +135,8 @@ export interface EngineMemory {
 export interface LedgerJob {
   post(transfer: { code: TransferRow['transferCode']; memo?: string; flowId?: bigint }, debits: LegSpec[], credits: LegSpec[]): TransferRow;
   balance(ref: BalanceRef): { available: bigint; held: bigint };
+  /** Locks a credited deposit on the account it was credited to until its network's finality (depositLocks.ts). */
+  lockDeposit(credit: { ref: BalanceRef; amount: bigint; serviceChainId: number; flowId: bigint }): void;
   /** The job's time, in microseconds, read inside the job. */
   nowUs: bigint;
 }
@@ -159,6 +162,8 @@ export interface EngineDeps {
   onProjectionLag?: (seconds: number) => void;
   /** How long an order may wait for its journal append; past it, it is refused (503) and never stored. */
   commitDeadlineMs?: number;
+  /** The chain's block interval: how long a credited deposit stays locked (depositLocks.ts); 1 s unless told. */
+  chainBlockMs?: number;
 }
 
 /**
@@ -171,6 +176,7 @@ export interface EngineDeps {
  */
 export class TradingEngine {
   private readonly balances: BalanceBook;
+  private readonly locks: DepositLocks;
   private readonly withdrawals: WithdrawalBook;
   private readonly publications: Publications<OrderEventPayload | FillPayload | TriggerEventPayload | PublicTradePayload | BookDeltaPayload>;
   private readonly journal: Journal;
@@ -235,7 +241,8 @@ export class TradingEngine {
   private owned = true;
 
   constructor(private readonly deps: EngineDeps) {
-    this.balances = new BalanceBook(deps.db);
+    this.locks = new DepositLocks(deps.sql, deps.chainBlockMs ?? 1_000);
+    this.balances = new BalanceBook(deps.db, this.locks);
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
     this.publications = new Publications(deps.events, deps.subscriberLimits);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
@@ -419,6 +426,7 @@ export class TradingEngine {
       const checked = this.checkPlace(placement);
       const { holdRef: ref, hold } = checked;
       if (this.balances.get(ref).available + live.heldE18 < hold) throw insufficientBalance('order.baseQty');
+      this.balances.requireUnlocked(ref, hold - live.heldE18, now.getTime(), 'order.baseQty');
       const removed = this.engineOf(market).cancel(oldId);
       this.balances.release(ws, ref, live.heldE18);
       Object.assign(live, { heldE18: 0n, leavesQty: 0n, isOpen: false, status: 'REPLACED', closeReason: 'REPLACED', terminalAt: now, version: live.version + 1 });
@@ -451,6 +459,7 @@ export class TradingEngine {
       this.checkMinimumSize(market, price, leaves, newTotal !== undefined ? 'newQty' : 'newPrice');
       const ref = this.tradingRef(account.id, live.side === 'BUY' ? market.quote.unifiedAssetId : market.base.unifiedAssetId);
       const { required, delta } = reReservation(market, { side: live.side, price, leaves, feeAsset: live.feeAsset, heldE18: live.heldE18 });
+      this.balances.requireUnlocked(ref, delta, now.getTime(), 'newQty');
       if (delta > 0n && !this.balances.hold(ws, ref, delta)) throw insufficientBalance('newQty');
       if (delta < 0n) this.balances.release(ws, ref, -delta);
       live.heldE18 = required;
@@ -503,12 +512,14 @@ export class TradingEngine {
     );
   }
 
-  private ledgerJob(ws: WriteSet): LedgerJob {
+  private ledgerJob(ws: WriteSet, fieldPath = 'amount'): LedgerJob {
     // Read inside the job, so legs listed by time are listed in the order they applied.
     const nowUs = this.deps.clock.nowNs() / 1000n;
+    const nowMs = Number(nowUs / 1000n);
     return {
-      post: (transfer, debits, credits) => this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}), ...(transfer.flowId !== undefined ? { flowId: transfer.flowId } : {}) }, debits, credits),
+      post: (transfer, debits, credits) => (this.balances.requireUnlockedTransfer(debits, credits, nowMs, fieldPath), this.balances.post(ws, { id: this.transferIds.take(), code: transfer.code, timestampUs: nowUs, ...(transfer.memo !== undefined ? { memo: transfer.memo } : {}), ...(transfer.flowId !== undefined ? { flowId: transfer.flowId } : {}) }, debits, credits)),
       balance: (ref) => this.balances.get(ref),
+      lockDeposit: ({ ref, amount, serviceChainId, flowId }) => this.locks.add(ref.accountId, ref.assetId, amount, serviceChainId, flowId, nowMs),
       nowUs,
     };
   }
@@ -533,8 +544,9 @@ export class TradingEngine {
         let hold: WithdrawHold | undefined;
         if (move.settle) {
           if (this.balances.get(move.hold).available < total) throw insufficientBalance('payload.amount');
-          move.settle(this.ledgerJob(ws), ids.flowId);
+          move.settle(this.ledgerJob(ws, 'payload.amount'), ids.flowId);
         } else {
+          this.balances.requireUnlocked(move.hold, total, this.deps.clock.now().getTime(), 'payload.amount');
           if (!this.balances.hold(ws, move.hold, total)) throw insufficientBalance('payload.amount');
           hold = { ref: move.hold, held: total };
         }
@@ -739,6 +751,7 @@ export class TradingEngine {
     }
     await this.loadTriggers();
     await this.withdrawals.load();
+    await this.locks.load(this.deps.clock.now().getTime());
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.armedSwitches = new Map();
     this.switchExpiries = new ExpiryIndex();
@@ -1068,6 +1081,7 @@ export class TradingEngine {
     const engine = this.engineOf(market);
     const clientOrderId = input.order.clientOrderId;
     const { place, holdRef, hold, working } = checked;
+    this.balances.requireUnlocked(holdRef, hold, now.getTime(), 'order.baseQty');
     if (!this.balances.hold(ws, holdRef, hold)) throw insufficientBalance('order.baseQty');
     const id = this.orderIds.take();
     const publicId = newPublicId();
@@ -1331,6 +1345,7 @@ export class TradingEngine {
           throw wouldFireAtOnce(last, `trigger.${spec.block}.triggerPrice`);
         }
         const { ref, hold } = this.triggerReservation(owner, market, holdAt);
+        this.balances.requireUnlocked(ref, hold, now.getTime(), 'trigger.qty');
         if (!this.balances.hold(ws, ref, hold)) throw insufficientBalance('trigger.qty');
         const row: TriggerRow = {
           ...spec.row,
@@ -1510,7 +1525,8 @@ export class TradingEngine {
     }
     // What is left stays held; never more than is there (reservations round up).
     const { ref, hold } = this.triggerReservation(owner, market, { ...row, qty: row.qty - row.cumFilledQty, childLimitPrice: price });
-    const amount = hold < this.balances.get(ref).available ? hold : this.balances.get(ref).available;
+    const spendable = this.balances.spendable(ref, now.getTime());
+    const amount = hold < spendable ? hold : spendable;
     if (amount > 0n) this.balances.hold(ws, ref, amount);
     row.heldE18 = amount;
     ws.trigger(row);
@@ -1536,6 +1552,7 @@ export class TradingEngine {
     });
     const need = checked.reduce((a, c) => a + c.checked.hold, 0n);
     if (this.balances.get((checked[0] as (typeof checked)[number]).checked.holdRef).available < need) throw insufficientBalance('trigger.qty');
+    this.balances.requireUnlocked((checked[0] as (typeof checked)[number]).checked.holdRef, need, now.getTime(), 'trigger.qty');
     const row: TriggerRow = {
       ...spec.row,
       triggerPrice: 0n,
@@ -1694,7 +1711,8 @@ export class TradingEngine {
       return hold > max ? hold : max;
     }, 0n);
     const held = legs.reduce((sum, { row }) => sum + row.heldE18, 0n);
-    if (need > held && !this.balances.hold(ws, ref, need - held)) {
+    // A deposit not yet final cannot fund a protective leg (docs/chain.md, "The finality lock").
+    if (need > held && (need - held > this.balances.spendable(ref, now.getTime()) || !this.balances.hold(ws, ref, need - held))) {
       for (const { row, owner } of legs) {
         this.unwatch(row);
         this.releaseTriggerHold(ws, row, owner);
