@@ -1,3 +1,5 @@
+import type { Pool } from 'undici';
+
 /**
  * Measures operations per second of a function, in the same process as its baseline, so
  * results can be read as ratios on a shared, noisy machine.
@@ -41,4 +43,40 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Latency quantiles of one open-loop stage, in milliseconds. */
+export interface LoopStage {
+  label: string;
+  p50: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+
+/**
+ * GET /healthz at a fixed rate for `seconds`, each latency measured from when the request
+ * was due (open loop: a slow server does not slow the offered load down).
+ */
+export async function healthzOpenLoop(pool: Pool, label: string, rate: number, seconds: number): Promise<LoopStage> {
+  const intervalMs = 1000 / rate;
+  const total = Math.round(rate * seconds);
+  const start = performance.now() + 50;
+  const latencies: number[] = [];
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const at = start + i * intervalMs;
+    const wait = at - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(
+      pool.request({ method: 'GET', path: '/healthz' }).then(async (res) => {
+        await res.body.dump();
+        latencies.push(performance.now() - at);
+      }),
+    );
+  }
+  await Promise.all(inflight);
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
+  return { label, p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1] as number, n: latencies.length };
 }

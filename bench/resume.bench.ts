@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from 'graphql-ws';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { healthzOpenLoop } from './harness.ts';
 import { signIn } from '../test/helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
 import { wsClient } from '../test/helpers/graphql.ts';
@@ -47,28 +48,7 @@ interface Stage {
 
 const row = (s: Stage) => `| ${s.label} | ${s.n} | ${s.resumes ?? 0} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.max.toFixed(2)} |`;
 
-async function openLoop(pool: Pool, label: string): Promise<Stage> {
-  const intervalMs = 1000 / RATE;
-  const total = Math.round(RATE * STAGE_SECONDS);
-  const start = performance.now() + 50;
-  const latencies: number[] = [];
-  const inflight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const at = start + i * intervalMs;
-    const wait = at - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inflight.push(
-      pool.request({ method: 'GET', path: '/healthz' }).then(async (res) => {
-        await res.body.dump();
-        latencies.push(performance.now() - at);
-      }),
-    );
-  }
-  await Promise.all(inflight);
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
-  return { label, p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1] as number, n: latencies.length };
-}
+const openLoop = (pool: Pool, label: string): Promise<Stage> => healthzOpenLoop(pool, label, RATE, STAGE_SECONDS);
 
 function startServer(schema: string, port: number): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
