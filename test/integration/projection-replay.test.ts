@@ -203,7 +203,7 @@ function extremeOrders(s: 'BUY' | 'SELL') {
     // 0.001 still leave the threshold inside a bigint; the largest int32 of bps too, at these prices.
     { ...base, limitGtc: { price: crossing }, attachedRisk: { trailingStop: { trailingDistanceTicks: '1000000000000', maxSlippageBps: 100 } } },
     { ...base, limitGtc: { price: crossing }, attachedRisk: { trailingStop: { trailingDistanceBps: INT32_MAX, maxSlippageBps: 100 } } },
-    ...(UNSTORABLE ? unstorableOrders(base, crossing) : []),
+    ...unstorableOrders(base, crossing),
   ];
   return cases;
 }
@@ -219,17 +219,16 @@ function extremeTriggers(s: 'BUY' | 'SELL') {
     { ...base, qty: '0.5', twap: { side: s, durationMs: 1_000, intervalMs: 1_000, maxAdverseBps: 9_999 } },
     { ...base, qty: '100000', ladder: { side: 'SELL' as const, levels: 50, minPrice: '0.001', maxPrice: '1000', distribution: 'LINEAR_INCREASING' as const } },
     { ...base, qty: '50', clientTriggerId: 'T'.repeat(64), ladder: { side: s, levels: 50, minPrice: '1', maxPrice: '1.049', postOnly: false } },
-    ...(UNSTORABLE ? unstorableTriggers(base, s) : []),
+    ...unstorableTriggers(base, s),
   ];
   return cases;
 }
 
 /**
- * Inputs every transport accepts today that the tables cannot hold as given, alone or with
- * what follows them (issue 22, Deliver 1 refuses them before the append). Left out of the mix, which must pass; with
- * DIFF_UNSTORABLE=1 they join it, and the test then shows what they break.
+ * Inputs that once stopped the projection or split memory from the tables (issue 22): now
+ * each is refused before the append, or stored within its columns' range. They stay in the
+ * mix so any that slips back in fails here.
  */
-const UNSTORABLE = process.env.DIFF_UNSTORABLE === '1';
 function unstorableOrders(base: { symbol: string; side: 'BUY' | 'SELL'; baseQty: string }, crossing: string) {
   return [
     // The armed leg's threshold, 100 - 10^13 × 0.001, is below the bigint range: the projection stops.
