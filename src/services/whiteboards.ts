@@ -156,6 +156,18 @@ export function createWhiteboardService(deps: {
     return { row, access };
   }
 
+  /**
+   * "Shared with me": a board the caller reaches only by its audience (a link), neither
+   * owning it nor in its ACL, is remembered from the first visit on, so the list shows it.
+   */
+  async function recordVisit(caller: Caller, row: BoardRow): Promise<void> {
+    if (row.ownerAccountId === caller.rootAccountId || row.aclEntries.length > 0) return;
+    await db.whiteboardVisit.createMany({
+      data: [{ whiteboardId: row.id, accountId: caller.rootAccountId, firstVisitedAt: clock.now() }],
+      skipDuplicates: true,
+    });
+  }
+
   /** Settings and members: the board's canManage, within a transaction holding the board's row. */
   async function manage<T>(
     caller: Caller,
@@ -197,8 +209,9 @@ export function createWhiteboardService(deps: {
 
   return {
     /**
-     * Boards the caller owns or is a member of, most recently updated first. Boards open
-     * to every signed-in account are reachable by id but listed only to owner and members.
+     * Boards the caller owns, is a member of, or has opened by link, most recently updated
+     * first. A board open to every signed-in account is listed to others only once they
+     * have visited it (GET or its room), and only while the link still opens it.
      */
     async listWhiteboards(caller: Caller, input: { includeArchived?: boolean; limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
@@ -213,7 +226,14 @@ export function createWhiteboardService(deps: {
       const rows = await db.whiteboard.findMany({
         where: {
           AND: [
-            { OR: [{ ownerAccountId: caller.rootAccountId }, { aclEntries: { some: { principalAccountId: caller.rootAccountId } } }] },
+            {
+              OR: [
+                { ownerAccountId: caller.rootAccountId },
+                { aclEntries: { some: { principalAccountId: caller.rootAccountId } } },
+                // Opened by link: listed while the link still opens it.
+                { audience: 'AUTHENTICATED', visits: { some: { accountId: caller.rootAccountId } } },
+              ],
+            },
             includeArchived ? {} : { archivedAt: null },
             cursor
               ? {
@@ -241,6 +261,7 @@ export function createWhiteboardService(deps: {
     async getWhiteboard(caller: Caller, input: { boardId: string }): Promise<WhiteboardItem> {
       requirePermission(caller, 'READ');
       const { row, access } = await findBoard(db, caller, input.boardId);
+      await recordVisit(caller, row);
       return { board: boardView(row), access };
     },
 
@@ -428,11 +449,17 @@ export function createWhiteboardService(deps: {
       liveDocument = find;
     },
 
-    /** The caller's access to a board for a room connection, or undefined (no board or no role). */
-    async roomAccess(caller: Caller, boardId: string): Promise<ResolvedAccess | undefined> {
+    /**
+     * The caller's access to a board for a room connection, or undefined (no board or no
+     * role). `visit`: the connection is opening the room (a visit, for "shared with me").
+     */
+    async roomAccess(caller: Caller, boardId: string, options: { visit?: boolean } = {}): Promise<ResolvedAccess | undefined> {
       if (caller.kind === 'apiKey' && !caller.permissions.has('READ')) return undefined;
       return findBoard(db, caller, boardId).then(
-        (b) => b.access,
+        async (b) => {
+          if (options.visit) await recordVisit(caller, b.row);
+          return b.access;
+        },
         (err: unknown) => {
           if (err instanceof ApiError && err.key === 'not-found') return undefined;
           throw err;
