@@ -201,3 +201,52 @@ describe('exporting a board', () => {
     expectProblem(await api(server.url, 'GET', `${BOARDS}/${board.boardId}/export`, undefined, owner.auth), 503, 'BOARD_UNREADABLE');
   });
 });
+
+describe('shared with me', () => {
+  const listed = async (who: SignedIn) =>
+    (await api(server.url, 'GET', BOARDS, undefined, who.auth)).body.boards.map((b: { board: { boardId: string }; access: { role: string } }) => [
+      b.board.boardId,
+      b.access.role,
+    ]);
+  const listedOverGraphQL = async (who: SignedIn) =>
+    (await ask(who, '{ viewer { whiteboards(first: 50) { edges { node { board { boardId } } } } } }', {})).body.data.viewer.whiteboards.edges.map(
+      (e: { node: { board: { boardId: string } } }) => e.node.board.boardId,
+    );
+
+  it('a board opened by link joins the caller’s list after the first visit (GET or room), while the link opens it', async () => {
+    const owner = await signIn(server.url);
+    const reader = await signIn(server.url);
+    const joiner = await signIn(server.url);
+    const { board: byGet } = await createBoard(server.url, owner, { title: 'by get', audience: 'AUTHENTICATED' });
+    const { board: byRoom } = await createBoard(server.url, owner, { title: 'by room', audience: 'AUTHENTICATED', defaultRole: 'EDITOR' });
+    expect(await listed(reader)).toEqual([]);
+    expect(await listed(joiner)).toEqual([]);
+
+    // Over GraphQL, the board query is the visit; the list then shows it on both transports.
+    const seen = await ask(reader, 'query($b: String!) { viewer { whiteboard(boardId: $b) { access { role } } } }', { b: byGet.boardId });
+    expect(seen.body.data.viewer.whiteboard.access.role).toBe('VIEWER');
+    expect(await listed(reader)).toEqual([[byGet.boardId, 'VIEWER']]);
+    expect(await listedOverGraphQL(reader)).toEqual([byGet.boardId]);
+    // A second visit adds nothing.
+    expect((await api(server.url, 'GET', `${BOARDS}/${byGet.boardId}`, undefined, reader.auth)).status).toBe(200);
+    expect(await server.database.prisma.whiteboardVisit.count({ where: { whiteboard: { boardId: byGet.boardId } } })).toBe(1);
+
+    const room = open(byRoom.boardId, joiner.token);
+    expect(await outcome(room)).toBe('synced');
+    expect(await listed(joiner)).toEqual([[byRoom.boardId, 'EDITOR']]);
+
+    // The link closed (PRIVATE again): no role, not listed; members are never "visits".
+    await api(server.url, 'PATCH', `${BOARDS}/${byGet.boardId}`, { audience: 'PRIVATE' }, owner.auth);
+    expect(await listed(reader)).toEqual([]);
+    await share(owner, byRoom.boardId, reader, 'VIEWER');
+    expect((await api(server.url, 'GET', `${BOARDS}/${byRoom.boardId}`, undefined, reader.auth)).status).toBe(200);
+    expect(await server.database.prisma.whiteboardVisit.count({ where: { whiteboard: { boardId: byRoom.boardId } } })).toBe(1);
+    // A failed visit (no role) records nothing; deleting the board takes its visits along.
+    const stranger = await signIn(server.url);
+    expectProblem(await api(server.url, 'GET', `${BOARDS}/${byGet.boardId}`, undefined, stranger.auth), 404, 'WHITEBOARD_NOT_FOUND');
+    expect(await listed(stranger)).toEqual([]);
+    expect((await api(server.url, 'DELETE', `${BOARDS}/${byRoom.boardId}`, undefined, owner.auth)).status).toBe(200);
+    expect(await server.database.prisma.whiteboardVisit.count({ where: { account: { publicId: joiner.rootAccountId } } })).toBe(0);
+    expect(await listed(joiner)).toEqual([]);
+  });
+});
