@@ -194,6 +194,17 @@ describe('exporting a board', () => {
     expect(await viaGraphQL(owner)).toEqual(expected);
   });
 
+  it('over GraphQL costs 1000 a board: a page of 50 boards with their scenes is refused before any is read', async () => {
+    const owner = await signIn(server.url);
+    await createBoard(server.url, owner);
+    const q = (first: number) => `{ viewer { whiteboards(first: ${first}) { edges { node { board { currentScene { version } } } } } } }`;
+    const refused = await ask(owner, q(50), {});
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'QUERY_COST_EXCEEDED', status: 400 });
+    expect(refused.body.data ?? null).toBeNull();
+    const ok = await ask(owner, q(20), {});
+    expect(ok.body.data.viewer.whiteboards.edges.map((e: any) => e.node.board.currentScene)).toEqual([{ version: 0 }]);
+  });
+
   it('of a board whose stored state is unreadable is 503 BOARD_UNREADABLE, not a 500', async () => {
     const owner = await signIn(server.url);
     const { board } = await createBoard(server.url, owner);

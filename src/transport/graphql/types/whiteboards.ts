@@ -59,6 +59,9 @@ const Board = builder.objectRef<WhiteboardView>('Whiteboard').implement({
     currentScene: t.field({
       type: SceneRef,
       description: 'The scene now, as the Yjs document holds it, unstored room edits included (GET /v1/collab/whiteboards/{boardId}/export)',
+      // Each one decodes a whole document (up to 16 MiB): a page of boards asking for it
+      // passes the cost limit only when short (at most 29 scenes a query).
+      complexity: 1_000,
       resolve: async (b, _args, ctx) => (await ctx.services.whiteboards.exportWhiteboard(callerOf(ctx), { boardId: b.boardId })).scene,
     }),
   }),
