@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { DeleteWhiteboardDocument, WhiteboardExportDocument, WhiteboardMembersDocument } from '../generated/graphql/graphql.ts';
 import { api, signIn, type SignedIn } from '../helpers/auth.ts';
+import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { BOARDS, createBoard, openRoom, outcome, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -104,7 +106,7 @@ describe('deleting a board', () => {
     const { board } = await createBoard(server.url, owner);
     const room = open(board.boardId, owner.token);
     expect(await outcome(room)).toBe('synced');
-    const r = await ask(owner, 'mutation($b: String!) { deleteWhiteboard(boardId: $b) { boardId } }', { b: board.boardId });
+    const r = await gql(server.url, DeleteWhiteboardDocument, { boardId: board.boardId }, owner.auth);
     expect(r.body).toEqual({ data: { deleteWhiteboard: { boardId: board.boardId } } });
     await pollUntil(() => room.closes.length > 0, 1000);
     expect(room.closes).toEqual(['BOARD_DELETED']);
@@ -132,9 +134,8 @@ describe('a board’s members', () => {
       [editor.rootAccountId, 'EDITOR'],
     ]);
     expect(r.body.members[0].addedAt).toBe(board.createdAt);
-    const q = 'query($b: String!) { viewer { whiteboard(boardId: $b) { board { members { accountId role addedAt } } } } }';
-    const g = await ask(editor, q, { b: board.boardId });
-    expect(g.body.data.viewer.whiteboard.board.members).toEqual(r.body.members);
+    const g = await gql(server.url, WhiteboardMembersDocument, { boardId: board.boardId }, editor.auth);
+    expect(g.body.data!.viewer.whiteboard.board.members).toEqual(r.body.members);
 
     expectProblem(await api(server.url, 'GET', path, undefined, stranger.auth), 404, 'WHITEBOARD_NOT_FOUND');
     // A removed member no longer reads it; a role change shows at once.
@@ -159,9 +160,8 @@ describe('exporting a board', () => {
     const id = board.boardId as string;
     await share(owner, id, viewer, 'VIEWER');
     const path = `${BOARDS}/${id}/export`;
-    const q = 'query($b: String!) { viewer { whiteboard(boardId: $b) { board { currentScene { elementsJson version } } } } }';
     const viaGraphQL = async (who: SignedIn) => {
-      const s = (await ask(who, q, { b: id })).body.data.viewer.whiteboard.board.currentScene;
+      const s = (await gql(server.url, WhiteboardExportDocument, { boardId: id }, who.auth)).body.data!.viewer.whiteboard.board.currentScene;
       return { elements: JSON.parse(s.elementsJson), version: s.version };
     };
     expect((await api(server.url, 'GET', path, undefined, viewer.auth)).body).toEqual({ boardId: id, scene: initialSnapshot });
