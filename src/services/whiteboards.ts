@@ -24,7 +24,7 @@ import type { RateLimiter } from './rateLimits.ts';
 import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
-import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, type Scene } from './whiteboardScene.ts';
+import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, yjsToScene, type Scene } from './whiteboardScene.ts';
 
 /**
  * Whiteboards (spec 2.13, 4.8): metadata, sharing and the stored Y.Doc of each board.
@@ -66,6 +66,20 @@ export interface WhiteboardItem {
 export interface WhiteboardAccessChanged {
   boardId: string;
   accessVersion: bigint;
+  /** The board is gone: its rooms close for everyone. */
+  deleted?: boolean;
+}
+
+export interface WhiteboardMember {
+  accountId: string;
+  role: 'OWNER' | MemberRole;
+  /** When the role was given (the board's creation for the owner). */
+  addedAt: Date;
+}
+
+export interface WhiteboardExport {
+  boardId: string;
+  scene: Scene;
 }
 
 const BOARD_INCLUDE = (rootAccountId: bigint) =>
@@ -131,6 +145,8 @@ export function createWhiteboardService(deps: {
   const publications = new Publications<WhiteboardAccessChanged>(deps.events);
   // A lost access change would leave a removed member editing: never dropped for other traffic.
   markCritical(deps.events, accessTopic);
+  /** The open room documents of this process (set by the rooms), read by export. */
+  let liveDocument: (boardId: string) => Y.Doc | undefined = () => undefined;
 
   async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
     if (!isCanonicalBoardId(boardId)) throw boardNotFound();
@@ -138,6 +154,18 @@ export function createWhiteboardService(deps: {
     const access = row ? accessOf(row, caller) : undefined;
     if (!row || !access) throw boardNotFound();
     return { row, access };
+  }
+
+  /**
+   * "Shared with me": a board the caller reaches only by its audience (a link), neither
+   * owning it nor in its ACL, is remembered from the first visit on, so the list shows it.
+   */
+  async function recordVisit(caller: Caller, row: BoardRow): Promise<void> {
+    if (row.ownerAccountId === caller.rootAccountId || row.aclEntries.length > 0) return;
+    await db.whiteboardVisit.createMany({
+      data: [{ whiteboardId: row.id, accountId: caller.rootAccountId, firstVisitedAt: clock.now() }],
+      skipDuplicates: true,
+    });
   }
 
   /** Settings and members: the board's canManage, within a transaction holding the board's row. */
@@ -181,8 +209,9 @@ export function createWhiteboardService(deps: {
 
   return {
     /**
-     * Boards the caller owns or is a member of, most recently updated first. Boards open
-     * to every signed-in account are reachable by id but listed only to owner and members.
+     * Boards the caller owns, is a member of, or has opened by link, most recently updated
+     * first. A board open to every signed-in account is listed to others only once they
+     * have visited it (GET or its room), and only while the link still opens it.
      */
     async listWhiteboards(caller: Caller, input: { includeArchived?: boolean; limit?: number; pageToken?: string }) {
       requirePermission(caller, 'READ');
@@ -197,7 +226,14 @@ export function createWhiteboardService(deps: {
       const rows = await db.whiteboard.findMany({
         where: {
           AND: [
-            { OR: [{ ownerAccountId: caller.rootAccountId }, { aclEntries: { some: { principalAccountId: caller.rootAccountId } } }] },
+            {
+              OR: [
+                { ownerAccountId: caller.rootAccountId },
+                { aclEntries: { some: { principalAccountId: caller.rootAccountId } } },
+                // Opened by link: listed while the link still opens it.
+                { audience: 'AUTHENTICATED', visits: { some: { accountId: caller.rootAccountId } } },
+              ],
+            },
             includeArchived ? {} : { archivedAt: null },
             cursor
               ? {
@@ -225,6 +261,7 @@ export function createWhiteboardService(deps: {
     async getWhiteboard(caller: Caller, input: { boardId: string }): Promise<WhiteboardItem> {
       requirePermission(caller, 'READ');
       const { row, access } = await findBoard(db, caller, input.boardId);
+      await recordVisit(caller, row);
       return { board: boardView(row), access };
     },
 
@@ -341,13 +378,88 @@ export function createWhiteboardService(deps: {
       return result.item;
     },
 
+    /**
+     * Deletes a board with its members and its content; the owner's alone (a member that
+     * sees the board gets 403, anyone else 404). Once committed, every open room of the
+     * board, on every process, is closed for everyone (BOARD_DELETED).
+     */
+    async deleteWhiteboard(caller: Caller, input: { boardId: string }): Promise<{ boardId: string }> {
+      requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+      // Charged before the board is read: a 429, or a 503 while the authority is away, does nothing.
+      await limiter.admit('whiteboard.delete', { caller });
+      const gone = await db.$transaction(async (tx) => {
+        if (!isCanonicalBoardId(input.boardId)) throw boardNotFound();
+        await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${input.boardId}::uuid FOR UPDATE`;
+        const { row, access } = await findBoard(tx, caller, input.boardId);
+        if (access.role !== 'OWNER') {
+          throw new ApiError('permission-denied', 'only the owner deletes a board', { code: 'WHITEBOARD_DELETE_DENIED' });
+        }
+        // The ACL entries go with the row (ON DELETE CASCADE).
+        await tx.whiteboard.delete({ where: { id: row.id } });
+        return { boardId: row.boardId, accessVersion: row.accessVersion + 1n };
+      });
+      publications.publish(accessTopic, { ...gone, deleted: true });
+      return { boardId: gone.boardId };
+    },
+
+    /** The owner and every ACL entry with its role, owner first then by when they were added (at most 201). */
+    async listWhiteboardMembers(caller: Caller, input: { boardId: string }): Promise<WhiteboardMember[]> {
+      requirePermission(caller, 'READ');
+      const { row } = await findBoard(db, caller, input.boardId);
+      const entries = await db.whiteboardAclEntry.findMany({
+        where: { whiteboardId: row.id },
+        include: { principalAccount: { select: { publicId: true } } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
+      return [
+        { accountId: row.ownerAccount.publicId, role: 'OWNER', addedAt: row.createdAt },
+        ...entries.map((e) => ({ accountId: e.principalAccount.publicId, role: e.role as MemberRole, addedAt: e.createdAt })),
+      ];
+    },
+
+    /**
+     * The board's scene now: the open room's document when this process has one (edits not
+     * stored yet included), else the stored state.
+     */
+    async exportWhiteboard(caller: Caller, input: { boardId: string }): Promise<WhiteboardExport> {
+      requirePermission(caller, 'READ');
+      const { row } = await findBoard(db, caller, input.boardId);
+      const live = liveDocument(row.boardId);
+      if (live) return { boardId: row.boardId, scene: yjsToScene(live) };
+      const doc = new Y.Doc();
+      try {
+        if (row.yjsState && row.yjsState.length > 0) {
+          try {
+            Y.decodeUpdate(row.yjsState);
+            Y.applyUpdate(doc, row.yjsState);
+          } catch {
+            throw new ApiError('unavailable', 'the stored state of this board cannot be read', { code: 'BOARD_UNREADABLE' });
+          }
+        }
+        return { boardId: row.boardId, scene: yjsToScene(doc) };
+      } finally {
+        doc.destroy();
+      }
+    },
+
     // ---- live rooms ------------------------------------------------------------------
 
-    /** The caller's access to a board for a room connection, or undefined (no board or no role). */
-    async roomAccess(caller: Caller, boardId: string): Promise<ResolvedAccess | undefined> {
+    /** Where export finds the open room documents of this process. */
+    readLiveDocuments(find: (boardId: string) => Y.Doc | undefined): void {
+      liveDocument = find;
+    },
+
+    /**
+     * The caller's access to a board for a room connection, or undefined (no board or no
+     * role). `visit`: the connection is opening the room (a visit, for "shared with me").
+     */
+    async roomAccess(caller: Caller, boardId: string, options: { visit?: boolean } = {}): Promise<ResolvedAccess | undefined> {
       if (caller.kind === 'apiKey' && !caller.permissions.has('READ')) return undefined;
       return findBoard(db, caller, boardId).then(
-        (b) => b.access,
+        async (b) => {
+          if (options.visit) await recordVisit(caller, b.row);
+          return b.access;
+        },
         (err: unknown) => {
           if (err instanceof ApiError && err.key === 'not-found') return undefined;
           throw err;
@@ -385,10 +497,12 @@ export function createWhiteboardService(deps: {
      * for each, `gap` when some may have been lost on the way (every open connection must
      * then be resolved again). It never ends; the returned function stops it.
      */
-    watchAccess(handlers: { changed(boardId: string): void; gap(): void }): () => void {
+    watchAccess(handlers: { changed(boardId: string, deleted: boolean): void; gap(): void }): () => void {
       const listener = (event: CustomEvent) => {
         if (isResync(event.detail)) handlers.gap();
-        else if (Array.isArray(event.detail)) for (const change of event.detail as WhiteboardAccessChanged[]) handlers.changed(change.boardId);
+        else if (Array.isArray(event.detail)) {
+          for (const change of event.detail as WhiteboardAccessChanged[]) handlers.changed(change.boardId, change.deleted === true);
+        }
       };
       deps.events.addEventListener(accessTopic, listener);
       return () => deps.events.removeEventListener(accessTopic, listener);

@@ -76,6 +76,9 @@ describe('a board id is canonical or nothing', () => {
         await api(server.url, 'PATCH', path, { title: 'renamed' }, owner.auth),
         await api(server.url, 'PUT', `${path}/members/${guest.rootAccountId}`, { role: 'EDITOR' }, owner.auth),
         await api(server.url, 'DELETE', `${path}/members/${guest.rootAccountId}`, undefined, owner.auth),
+        await api(server.url, 'GET', `${path}/members`, undefined, owner.auth),
+        await api(server.url, 'GET', `${path}/export`, undefined, owner.auth),
+        await api(server.url, 'DELETE', path, undefined, owner.auth),
       ];
       for (const r of answers) {
         expect({ name, status: r.status }).toEqual({ name, status: 404 });
@@ -101,6 +104,7 @@ describe('a board id is canonical or nothing', () => {
         await ask('mutation($b: String!) { updateWhiteboard(boardId: $b, input: { title: "renamed" }) { board { boardId } } }', { b: spelled }),
         await ask('mutation($b: String!, $a: String!) { setWhiteboardMember(boardId: $b, accountId: $a, role: EDITOR) { board { boardId } } }', { b: spelled, a: guest.rootAccountId }),
         await ask('mutation($b: String!, $a: String!) { removeWhiteboardMember(boardId: $b, accountId: $a) { board { boardId } } }', { b: spelled, a: guest.rootAccountId }),
+        await ask('mutation($b: String!) { deleteWhiteboard(boardId: $b) { boardId } }', { b: spelled }),
       ];
       for (const r of answers) expect({ name, code: r.body.errors?.[0]?.extensions?.code }).toEqual({ name, code: 'WHITEBOARD_NOT_FOUND' });
     }

@@ -75,6 +75,7 @@ describe('board and member mutations are metered', () => {
       ['whiteboard.member', await api(server.url, 'PUT', memberPath, { role: 'EDITOR' }, owner.auth)],
       ['whiteboard.update', await api(server.url, 'PATCH', `${BOARDS}/${board.boardId}`, { title: 'again' }, owner.auth)],
       ['whiteboard.create', await api(server.url, 'POST', BOARDS, { title: 'one more' }, owner.auth)],
+      ['whiteboard.delete', await api(server.url, 'DELETE', `${BOARDS}/${board.boardId}`, undefined, owner.auth)],
     ] as const;
     for (const [operation, r] of refusals) {
       expect(r.status).toBe(429);
@@ -100,6 +101,7 @@ describe('board and member mutations are metered', () => {
         await api(own.url, 'PATCH', `${BOARDS}/${board.boardId}`, { title: 'during' }, owner.auth),
         await api(own.url, 'PUT', `${BOARDS}/${board.boardId}/members/${member.rootAccountId}`, { role: 'EDITOR' }, owner.auth),
         await api(own.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${member.rootAccountId}`, undefined, owner.auth),
+        await api(own.url, 'DELETE', `${BOARDS}/${board.boardId}`, undefined, owner.auth),
       ];
       for (const r of answers) expect(r.body).toMatchObject({ status: 503, code: 'RATE_LIMIT_AUTHORITY_UNAVAILABLE' });
       const g = await api(own.url, 'POST', '/graphql', { query: 'mutation { createWhiteboard(input: { title: "during" }) { board { boardId } } }' }, owner.auth);

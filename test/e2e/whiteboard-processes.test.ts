@@ -100,6 +100,17 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
     await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}/members/${guest.rootAccountId}`, undefined, owner.auth);
     await pollUntil(() => b.closes.length > 0, 1000);
     expect(b.closes).toEqual(['ACCESS_REVOKED']);
+
+    // Deleted on the main process: the board's room closes for everyone on both processes.
+    const c = open(childUrl, board.boardId, owner.token);
+    expect(await outcome(c)).toBe('synced');
+    expect((await api(main.url, 'DELETE', `${BOARDS}/${board.boardId}`, undefined, owner.auth)).status).toBe(200);
+    await pollUntil(() => a.closes.length > 0 && c.closes.length > 0, 1000);
+    expect(a.closes).toEqual(['BOARD_DELETED']);
+    expect(c.closes).toEqual(['BOARD_DELETED']);
+    const later = open(childUrl, board.boardId, owner.token);
+    expect(await outcome(later)).toBe('refused');
+    expect(later.refusals).toEqual(['WHITEBOARD_NOT_FOUND']);
   });
 
   it('a board edited through both processes is stored whole when the rooms node stops', async () => {

@@ -103,9 +103,9 @@ describe('whiteboards over /v1', () => {
     await patch(owner, board.boardId, { audience: 'AUTHENTICATED', defaultRole: 'EDITOR' });
     expect((await get(guest, board.boardId)).body.access.role).toBe('EDITOR');
     const stranger = await signIn(server.url);
-    expect((await get(stranger, board.boardId)).body.access.role).toBe('EDITOR');
-    // Reachable by id, not listed to accounts without an ACL entry.
+    // Not listed to an account without an ACL entry until it opens the board ("shared with me").
     expect((await api(server.url, 'GET', BOARDS, undefined, stranger.auth)).body.boards).toEqual([]);
+    expect((await get(stranger, board.boardId)).body.access.role).toBe('EDITOR');
     await member(owner, board.boardId, guest.rootAccountId, 'MANAGER');
     const managed = await get(guest, board.boardId);
     expect(managed.body.access).toEqual({ role: 'MANAGER', permissions: { canView: true, canEdit: true, canManage: true } });

@@ -14,6 +14,8 @@ import { CLOSE, type RoomContext } from './context.ts';
  *   changed, logout) arrives through the same CredentialWatch as graphql-ws sockets: the
  *   connection turns read-only the moment the change arrives, and once the credential has
  *   been read back it is closed (CREDENTIALS_REVOKED) or its role resolved again;
+ * - a deleted board's room closes for everyone (BOARD_DELETED); a connection that joined
+ *   while the deletion committed finds no board when resolved in `connected` (ACCESS_REVOKED);
  * - when the bus reports that changes may have been lost (a gap), every open connection
  *   turns read-only and is resolved again at once, whichever board it is on; a gap in
  *   credential changes reloads every followed credential the same way (CredentialWatch).
@@ -30,7 +32,7 @@ export class RoomAccessChanges implements Extension {
     // process's outbox overflowed) fails closed: every open connection is resolved again,
     // at once, after every gap; following goes on (issue 24).
     this.unwatch = this.deps.whiteboards.watchAccess({
-      changed: (boardId) => void this.reresolve(boardId),
+      changed: (boardId, deleted) => (deleted ? this.closeAll(boardId) : void this.reresolve(boardId)),
       gap: () => {
         this.deps.logger.warn('whiteboard access changes may have been lost; re-resolving every room connection');
         for (const [name, document] of this.instance?.documents ?? []) {
@@ -96,6 +98,11 @@ export class RoomAccessChanges implements Extension {
       if (document.getConnections().some((c) => c.webSocket === socket)) return;
     }
     socket.close(event.code, event.reason);
+  }
+
+  /** A deleted board: every connection of its room goes, whatever its role was. */
+  private closeAll(boardId: string): void {
+    for (const connection of this.instance?.documents.get(boardId)?.getConnections() ?? []) this.revoke(connection, CLOSE.boardDeleted);
   }
 
   private async reresolve(boardId: string): Promise<void> {

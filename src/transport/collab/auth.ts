@@ -35,7 +35,7 @@ export class RoomAuth implements Extension {
   async onAuthenticate(data: onAuthenticatePayload): Promise<Partial<RoomContext>> {
     const context = data.context as RoomContext;
     const caller = await this.authenticate(data.token, data.documentName, context.clientIp);
-    const access = await this.deps.whiteboards.roomAccess(caller, data.documentName);
+    const access = await this.deps.whiteboards.roomAccess(caller, data.documentName, { visit: true });
     if (!access) throw refusal('WHITEBOARD_NOT_FOUND');
     const open = data.instance.documents.get(data.documentName)?.getConnectionsCount() ?? 0;
     if (open >= this.deps.maxConnectionsPerBoard) throw refusal('TOO_MANY_CONNECTIONS');

@@ -55,6 +55,7 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
 /** Close codes and reasons a client can act on. */
 export const CLOSE = {
   accessRevoked: { code: 4403, reason: 'ACCESS_REVOKED' },
+  boardDeleted: { code: 4404, reason: 'BOARD_DELETED' },
   credentialsRevoked: { code: 4401, reason: 'CREDENTIALS_REVOKED' },
   documentTooLarge: { code: 4413, reason: 'DOCUMENT_TOO_LARGE' },
   awarenessRate: { code: 4429, reason: 'AWARENESS_RATE_EXCEEDED' },

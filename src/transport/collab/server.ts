@@ -62,6 +62,8 @@ export function createCollab(deps: CollabDeps) {
     );
   }
   const hocuspocus = new Hocuspocus({ name: 'whiteboards', quiet: true, debounce: 2_000, maxDebounce: 10_000, extensions });
+  // Export reads an open room's document, so edits not stored yet are in it.
+  deps.whiteboards.readLiveDocuments((boardId) => hocuspocus.documents.get(boardId));
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const trust = trustFunction(deps.trustProxy);
   const attempts = scale({ quota: limits.connectAttemptsPerMinute, periodMs: 60_000, burst: limits.connectAttemptsPerMinute }, 1);

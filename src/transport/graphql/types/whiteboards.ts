@@ -1,7 +1,7 @@
 import { invalidArgument } from '../../../domain/errors.ts';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
 import type { Scene } from '../../../services/whiteboardScene.ts';
-import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardView } from '../../../services/whiteboards.ts';
+import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember, type WhiteboardView } from '../../../services/whiteboards.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -25,6 +25,19 @@ const SceneRef = builder.objectRef<Scene>('WhiteboardScene').implement({
   }),
 });
 
+const MemberRef = builder.objectRef<WhiteboardMember>('WhiteboardMember').implement({
+  description: 'The owner, or an account holding a role on the board',
+  fields: (t) => ({
+    accountId: t.exposeString('accountId'),
+    role: t.field({ type: Role, resolve: (m) => m.role }),
+    addedAt: t.expose('addedAt', { type: 'DateTime' }),
+  }),
+});
+
+const Deleted = builder.objectRef<{ boardId: string }>('WhiteboardDeleted').implement({
+  fields: (t) => ({ boardId: t.exposeString('boardId') }),
+});
+
 const Board = builder.objectRef<WhiteboardView>('Whiteboard').implement({
   description: 'A collaborative whiteboard (spec 2.13); its live room is the WebSocket /collab, document name = boardId',
   fields: (t) => ({
@@ -38,6 +51,19 @@ const Board = builder.objectRef<WhiteboardView>('Whiteboard').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (b) => b.archivedAt }),
+    members: t.field({
+      type: [MemberRef],
+      description: 'The owner first, then every member by when it was added (GET /v1/collab/whiteboards/{boardId}/members)',
+      resolve: (b, _args, ctx) => ctx.services.whiteboards.listWhiteboardMembers(callerOf(ctx), { boardId: b.boardId }),
+    }),
+    currentScene: t.field({
+      type: SceneRef,
+      description: 'The scene now, as the Yjs document holds it, unstored room edits included (GET /v1/collab/whiteboards/{boardId}/export)',
+      // Each one decodes a whole document (up to 16 MiB): a page of boards asking for it
+      // passes the cost limit only when short (at most 29 scenes a query).
+      complexity: 1_000,
+      resolve: async (b, _args, ctx) => (await ctx.services.whiteboards.exportWhiteboard(callerOf(ctx), { boardId: b.boardId })).scene,
+    }),
   }),
 });
 
@@ -140,6 +166,12 @@ builder.mutationFields((t) => ({
       role: t.arg({ type: MemberRole, required: true }),
     },
     resolve: (_root, args, ctx) => ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), args),
+  }),
+  deleteWhiteboard: t.field({
+    type: Deleted,
+    description: 'Deletes the board, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
+    args: { boardId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.deleteWhiteboard(callerOf(ctx), args),
   }),
   removeWhiteboardMember: t.field({
     type: Item,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES } from '../../../domain/whiteboard.ts';
 import type { Services } from '../../../services/index.ts';
-import { WHITEBOARD_LIST_MAX, type WhiteboardItem } from '../../../services/whiteboards.ts';
+import { WHITEBOARD_LIST_MAX, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
 import { queryBool, toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
@@ -47,6 +47,8 @@ export const renderWhiteboard = ({ board, access }: WhiteboardItem) => ({
   },
   access: { role: access.role, permissions: { ...access.permissions } },
 });
+
+export const renderMember = (m: WhiteboardMember) => ({ accountId: m.accountId, role: m.role, addedAt: toRfc3339(m.addedAt) });
 
 // Generous transport bounds only stop absurd input; the service holds the real rules.
 const text = () => z.string().max(4096);
@@ -109,6 +111,38 @@ export function whiteboardRoutes(s: Services) {
       }),
       response: itemSchema,
       handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.updateWhiteboard(ctx.caller, { ...body, ...params })),
+    }),
+    defineRoute({
+      operationId: 'deleteWhiteboard',
+      method: 'DELETE',
+      url: '/v1/collab/whiteboards/:boardId',
+      summary: 'Delete a whiteboard, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
+      auth: 'caller',
+      params: boardParams,
+      response: z.object({ boardId: z.string() }),
+      handler: async ({ params }, ctx) => boards.deleteWhiteboard(ctx.caller, params),
+    }),
+    defineRoute({
+      operationId: 'listWhiteboardMembers',
+      method: 'GET',
+      url: '/v1/collab/whiteboards/:boardId/members',
+      summary: 'The board’s owner and members with their roles (anyone with a role on the board may read it)',
+      auth: 'caller',
+      params: boardParams,
+      response: z.object({
+        members: z.array(z.object({ accountId: z.string(), role: z.enum(WHITEBOARD_ROLES), addedAt: z.string() })),
+      }),
+      handler: async ({ params }, ctx) => ({ members: (await boards.listWhiteboardMembers(ctx.caller, params)).map(renderMember) }),
+    }),
+    defineRoute({
+      operationId: 'exportWhiteboard',
+      method: 'GET',
+      url: '/v1/collab/whiteboards/:boardId/export',
+      summary: 'The board’s current scene {elements, version} as its Yjs document holds it, unstored room edits included',
+      auth: 'caller',
+      params: boardParams,
+      response: z.object({ boardId: z.string(), scene: sceneSchema }),
+      handler: async ({ params }, ctx) => boards.exportWhiteboard(ctx.caller, params),
     }),
     defineRoute({
       operationId: 'setWhiteboardMember',
