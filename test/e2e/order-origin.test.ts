@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
 
 /**
  * An order's `origin` names the trigger that placed it and, for an attached-risk leg's
@@ -243,5 +243,76 @@ describe('order origin', () => {
     const r = await graphql(server.url, standalone, `query($id: String!) { order(orderId: $id) { ${ORIGIN} ${RISK} } }`, { id: parentId });
     expect(r.errors?.[0]?.extensions?.code).toBe('ORDER_NOT_FOUND');
     expect((await api(server.url, 'GET', `/v1/orders/${legChild}`, undefined, standalone.auth)).status).toBe(404);
+  });
+});
+
+describe('oco over any exits', () => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    server = await startTestApp();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const trigger = async (who: SignedIn, id: string) => (await api(server.url, 'GET', `/v1/triggers/${id}`, undefined, who.auth)).body.trigger;
+  const trailing = { trailingDistanceBps: 100, maxSlippageBps: 500 };
+  const market = { marketIoc: {} };
+
+  it('takes a take-profit with a trailing stop, and the leg that fires cancels the other (/v1)', async () => {
+    await printTrade(server.url, '30000');
+    const seller = await trader(server.url, { BTC: '1' });
+    expect((await placeOrder(server.url, seller, gtc('SELL', '0.1', '30000'))).status).toBe(200);
+    const owner = await trader(server.url, { USDC: '100000' });
+    const parent = await placeOrder(server.url, owner, gtc('BUY', '0.1', '30000', { attachedRisk: { oco: true, takeProfit: { triggerPrice: '31000', child: market }, trailingStop: trailing } }));
+    expect(parent.status, JSON.stringify(parent.body)).toBe(200);
+    const { takeProfitTriggerId: tp, trailingStopTriggerId: ts } = parent.body;
+    expect(await trigger(owner, tp)).toMatchObject({ status: 'ARMED', qty: '0.1' });
+    expect(await trigger(owner, ts)).toMatchObject({ status: 'ARMED', qty: '0.1' });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.1' });
+
+    // 29600 is 1.3% under the peak: the trailing stop fires, its child sells into the bid.
+    const bidder = await trader(server.url, { USDC: '100000' });
+    const bid = await placeOrder(server.url, bidder, gtc('BUY', '0.2', '29600'));
+    expect((await placeOrder(server.url, seller, ioc('SELL', '0.01', '29600'))).status).toBe(200);
+    expect(await trigger(owner, ts)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.1', held: '0' } });
+    expect(await trigger(owner, tp)).toMatchObject({ status: 'CANCELED', cancelReason: 'OCO_SIBLING_FIRED', state: { held: '0' } });
+    expect((await api(server.url, 'POST', '/v1/orders/cancel', { orderId: bid.body.orderId }, bidder.auth)).status).toBe(200);
+  });
+
+  it('takes all three exits as one group: the take-profit firing cancels the stop-loss and the trailing stop (/v1)', async () => {
+    const seller = await trader(server.url, { BTC: '1' });
+    const owner = await trader(server.url, { USDC: '100000' });
+    const risk = { oco: true, stopLoss: { triggerPrice: '29000', child: market }, takeProfit: { triggerPrice: '30500', child: market }, trailingStop: trailing };
+    const parent = await placeOrder(server.url, owner, gtc('BUY', '0.1', '29600', { attachedRisk: risk }));
+    expect(parent.status, JSON.stringify(parent.body)).toBe(200);
+    const { stopLossTriggerId: sl, takeProfitTriggerId: tp, trailingStopTriggerId: ts } = parent.body;
+    const listed = (await api(server.url, 'GET', '/v1/orders/open?includeAttachedRisk=true&includeAttachedRiskState=true', undefined, owner.auth)).body.orders;
+    expect(listed[0].attachedRisk).toMatchObject({ oco: true, stopLoss: { state: { triggerId: sl } }, takeProfit: { state: { triggerId: tp } }, trailingStop: { state: { triggerId: ts } } });
+    expect((await placeOrder(server.url, seller, ioc('SELL', '0.1', '29600'))).status).toBe(200);
+    for (const id of [sl, tp, ts]) expect(await trigger(owner, id)).toMatchObject({ status: 'ARMED', qty: '0.1' });
+    // One position, one hold across the three legs.
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toEqual({ available: '0', held: '0.1' });
+
+    const bidder = await trader(server.url, { USDC: '100000' });
+    expect((await placeOrder(server.url, bidder, gtc('BUY', '0.2', '30500'))).status).toBe(200);
+    expect((await placeOrder(server.url, seller, ioc('SELL', '0.01', '30500'))).status).toBe(200);
+    expect(await trigger(owner, tp)).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.1' } });
+    for (const id of [sl, ts]) expect(await trigger(owner, id)).toMatchObject({ status: 'CANCELED', cancelReason: 'OCO_SIBLING_FIRED', state: { held: '0' } });
+    expect((await balancesOf(server.url, owner))['TRADING:BTC']).toBeUndefined();
+  });
+
+  it('refuses oco with a single exit, on /v1 and GraphQL, naming the field', async () => {
+    const owner = await trader(server.url, { USDC: '100000' });
+    for (const risk of [{ oco: true, trailingStop: trailing }, { oco: true, takeProfit: { triggerPrice: '40000', child: market } }, { oco: true }]) {
+      const r = await placeOrder(server.url, owner, gtc('BUY', '0.1', '20000', { attachedRisk: risk }));
+      expect(r.status, JSON.stringify(risk)).toBe(400);
+      expect(r.body.violations[0]).toMatchObject({ fieldPath: 'order.attachedRisk.oco', ruleId: 'oco-pair' });
+    }
+    const g = await graphql(server.url, owner, `mutation($input: CreateOrderInput!) { createOrder(input: $input) { orderId } }`, {
+      input: gtc('BUY', '0.1', '20000', { attachedRisk: { oco: true, trailingStop: trailing } }),
+    });
+    expect(g.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', violations: [{ fieldPath: 'order.attachedRisk.oco', ruleId: 'oco-pair' }] });
+    expect((await api(server.url, 'GET', '/v1/orders/open', undefined, owner.auth)).body.orders).toEqual([]);
   });
 });
