@@ -283,7 +283,7 @@ const TrailingStop = builder.inputType('TrailingStopInput', {
 const AttachedRisk = builder.inputType('AttachedRiskInput', {
   description: 'Stored with the order; the trigger engine arms and executes the legs',
   fields: (t) => ({
-    oco: t.boolean(),
+    oco: t.boolean({ description: 'The legs form one one-cancels-others group; needs at least two of stopLoss, takeProfit and trailingStop' }),
     stopLoss: t.field({ type: RiskLeg }),
     takeProfit: t.field({ type: RiskLeg }),
     trailingStop: t.field({ type: TrailingStop }),
