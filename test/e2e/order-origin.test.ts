@@ -244,6 +244,16 @@ describe('order origin', () => {
     expect(r.errors?.[0]?.extensions?.code).toBe('ORDER_NOT_FOUND');
     expect((await api(server.url, 'GET', `/v1/orders/${legChild}`, undefined, standalone.auth)).status).toBe(404);
   });
+
+  it('keeps the origin in a modify’s answer, on /v1 and GraphQL', async () => {
+    const want = { scope: 'TRIGGER', triggerId: stopId, triggerType: 'STOP_LOSS', parentOrderId: '', childSeq: 1 };
+    const rest = await api(server.url, 'POST', '/v1/orders/modify', { orderId: standaloneChild, newPrice: '29600' }, standalone.auth);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.order).toMatchObject({ price: '29600', origin: want });
+    const g = await graphql(server.url, standalone, `mutation($id: String!) { modifyOrder(orderId: $id, newPrice: "29700") { price ${ORIGIN} } }`, { id: standaloneChild });
+    expect(g.errors).toBeUndefined();
+    expect(g.data?.modifyOrder).toEqual({ price: '29700', origin: want });
+  });
 });
 
 describe('oco over any exits', () => {
