@@ -163,8 +163,9 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
       trailingDistanceBps: distance.bps,
     });
   }
-  if (risk.oco && !(risk.stopLoss && risk.takeProfit)) {
-    throw invalidArgument('order.attachedRisk.oco', 'needs both a stopLoss and a takeProfit leg', 'oco-pair');
+  // One-cancels-others needs others: any two or all three of the exits, which then form one group.
+  if (risk.oco && legs.length < 2) {
+    throw invalidArgument('order.attachedRisk.oco', 'needs at least two of stopLoss, takeProfit and trailingStop', 'oco-pair');
   }
   return legs;
 }

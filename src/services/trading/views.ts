@@ -14,6 +14,9 @@ export type OrderLike = Omit<OrderRow, 'cumNotionalQ9' | 'inheritedNotionalQ9' |
   originScope?: Order['originScope'];
   originTriggerType?: Order['originTriggerType'];
   childSeq?: number;
+  /** Resolved by queries/originRefs.ts; absent (rendered "") for direct orders. */
+  originTriggerPublicId?: string;
+  originParentOrderPublicId?: string;
 };
 
 export type TradeLike = Omit<TradeRow, 'fee' | 'transferId'> & { fee: Decimalish; referralShare?: Decimalish };
@@ -50,7 +53,13 @@ export function orderView(o: OrderLike, market: Market) {
     createdAt: o.createdAt.toISOString(),
     batchRequestId: o.batchRequestId ?? '0',
     lineage: { generation: o.generation, id: o.lineageId },
-    origin: { scope: o.originScope ?? 'DIRECT', parentOrderId: '', triggerId: '', triggerType: o.originTriggerType ?? 'TRIGGER_TYPE_UNSPECIFIED', childSeq: o.childSeq ?? 0 },
+    origin: {
+      scope: o.originScope ?? 'DIRECT',
+      parentOrderId: o.originParentOrderPublicId ?? '',
+      triggerId: o.originTriggerPublicId ?? '',
+      triggerType: o.originTriggerType ?? 'TRIGGER_TYPE_UNSPECIFIED',
+      childSeq: o.childSeq ?? 0,
+    },
     ...(o.marketClientRefPrice !== null ? { marketClientRefPrice: formatScaled(o.marketClientRefPrice, 9) } : {}),
     ...(o.marketMaxSlippageBps !== null ? { marketMaxSlippageBps: o.marketMaxSlippageBps } : {}),
     ...(o.orderType === 'MARKET' ? { marketMaxSlippageTicks: o.marketMaxSlippageTicks ?? 0 } : {}),

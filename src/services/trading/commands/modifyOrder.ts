@@ -4,6 +4,7 @@ import { findOwnOrder, type TradingContext } from '../context.ts';
 import { invalidArgument } from '../../../domain/errors.ts';
 import { parseScaled } from '../../../domain/money.ts';
 import type { Market } from '../../markets.ts';
+import { withOriginRefs } from '../queries/originRefs.ts';
 
 /**
  * Changes a resting order's total quantity and/or price. A decrease keeps time
@@ -25,5 +26,7 @@ export async function modifyOrder(ctx: TradingContext, caller: Caller, input: { 
     newPrice = parseScaled(input.newPrice, 9, 'newPrice');
     if (newPrice % market.tickSize !== 0n) throw invalidArgument('newPrice', 'is not a multiple of the tick size', 'tick-size');
   }
-  return ctx.engine.modify(account, market, row.id, { ...(newTotal !== undefined ? { newTotal } : {}), ...(newPrice !== undefined ? { newPrice } : {}) });
+  const r = await ctx.engine.modify(account, market, row.id, { ...(newTotal !== undefined ? { newTotal } : {}), ...(newPrice !== undefined ? { newPrice } : {}) });
+  const [order] = await withOriginRefs(ctx, [r.order]);
+  return { order: order as NonNullable<typeof order>, market: r.market };
 }

@@ -4,6 +4,7 @@ import { marketOf, type TradingContext } from '../context.ts';
 import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
 import { attachedRiskView } from '../views.ts';
+import { withOriginRefs } from './originRefs.ts';
 
 /** Spec 4.5 Get Open Orders: the account's non-terminal orders, newest first. */
 export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: { subaccountId?: string; symbols?: string[]; side?: 'BUY' | 'SELL'; triggerId?: string; limit?: number; pageToken?: string; includeAttachedRisk?: boolean; includeAttachedRiskState?: boolean }) {
@@ -22,8 +23,8 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
       (!after || o.createdAt.getTime() < after.at || (o.createdAt.getTime() === after.at && o.id < after.id)),
   );
   const withRisk = input.includeAttachedRisk === true || input.includeAttachedRiskState === true;
-  // Trigger links and attached-risk legs live in the projected tables: read them behind the barrier.
-  if (input.triggerId !== undefined || withRisk) await ctx.engine.readable(account.id);
+  // Trigger links, origins and attached-risk legs live in the projected tables: read them behind the barrier.
+  if (input.triggerId !== undefined || withRisk || rows.some((o) => o.originTriggerId !== null)) await ctx.engine.readable(account.id);
   if (input.triggerId !== undefined) {
     // Child orders of one of the account's triggers; another account's trigger id matches nothing.
     const children = await ctx.db.order.findMany({ where: { accountId: account.id, isOpen: true, originTrigger: { publicId: input.triggerId, accountId: account.id } }, select: { id: true } });
@@ -34,7 +35,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
   const page = toPage(rows.slice(0, limit + 1), limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
   const legs = withRisk ? await legsOf(ctx, page.items.map((o) => o.id)) : [];
   return {
-    orders: page.items.map((o) => {
+    orders: (await withOriginRefs(ctx, page.items)).map((o) => {
       const mine = legs.filter((l) => l.parentOrderId === o.id);
       return {
         order: o,
@@ -54,7 +55,7 @@ const LEG_STATUS: Record<string, string> = { CREATED: 'PENDING', ARMED: 'ARMED',
  * Found through the triggers' parent, so legs a replace carried to a new generation are
  * shown with it.
  */
-async function legsOf(ctx: TradingContext, orderIds: bigint[]) {
+export async function legsOf(ctx: TradingContext, orderIds: bigint[]) {
   const triggers = await ctx.db.trigger.findMany({
     where: { parentOrderId: { in: orderIds } },
     include: { attachedRiskLeg: true, events: { where: { eventType: 'FIRED' }, include: { childOrder: { select: { publicId: true } } } } },

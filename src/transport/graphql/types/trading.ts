@@ -1,7 +1,9 @@
+import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { Violation as ViolationShape } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Market } from '../../../services/markets.ts';
 import {
+  type attachedRiskView,
   levelView,
   orderView,
   publicTradeView,
@@ -26,8 +28,27 @@ import { ViewerRef } from './viewer.ts';
  * a trading UI needs to tell a self-trade-prevention or slippage cancel from its own.
  */
 const orderOf = (o: OrderLike, market: Market) => ({ ...orderView(o, market), closeReason: o.closeReason });
-/** `sequence` is set on stream events only: where the event stands in the journal. */
-type OrderShape = ReturnType<typeof orderOf> & { sequence?: bigint };
+type AttachedRiskShape = ReturnType<typeof attachedRiskView>;
+/**
+ * `sequence` is set on stream events only: where the event stands in the journal.
+ * `attachedRisk` is loaded by the reads that show it (`order`, `viewer.openOrders`), and
+ * only when the query selects it.
+ */
+type OrderShape = ReturnType<typeof orderOf> & { sequence?: bigint; attachedRisk?: AttachedRiskShape };
+
+/** Whether the field being resolved selects `name` anywhere below it (fragments followed): loads what only that field needs. */
+function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((sel) => {
+      if (sel.kind === 'Field') return sel.name.value === name || walk(sel.selectionSet);
+      if (sel.kind === 'InlineFragment') return walk(sel.selectionSet);
+      if (seen.has(sel.name.value)) return false;
+      seen.add(sel.name.value);
+      return walk(info.fragments[sel.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((f) => walk(f.selectionSet));
+}
 type FillShape = ReturnType<typeof tradeView> & { sequence?: bigint };
 
 const SEQUENCE_DESCRIPTION =
@@ -35,6 +56,73 @@ const SEQUENCE_DESCRIPTION =
 
 const Lineage = builder.objectRef<{ generation: number; id: string }>('Lineage').implement({
   fields: (t) => ({ generation: t.exposeInt('generation'), id: t.exposeString('id') }),
+});
+
+const OrderOrigin = builder.objectRef<OrderShape['origin']>('OrderOrigin').implement({
+  description: 'How the order came to be, as /v1’s `origin`: placed directly, or as a trigger’s child',
+  fields: (t) => ({
+    scope: t.exposeString('scope', { description: '`DIRECT` or `TRIGGER`' }),
+    triggerId: t.exposeString('triggerId', { description: 'The trigger that placed the order; empty for a direct order' }),
+    triggerType: t.exposeString('triggerType'),
+    parentOrderId: t.exposeString('parentOrderId', { description: 'For an attached-risk leg’s child: the order the leg protects; empty otherwise' }),
+    childSeq: t.exposeInt('childSeq', { description: 'One-based within the trigger; 0 for a direct order' }),
+  }),
+});
+
+type RiskLegShape = NonNullable<AttachedRiskShape['stopLoss']>;
+type RiskPolicyShape = NonNullable<RiskLegShape['policy']>;
+type RiskChildShape = { limit?: { price?: string; postOnly: boolean }; marketIoc?: object };
+
+const AttachedRiskChild = builder.objectRef<RiskChildShape>('AttachedRiskChild').implement({
+  description: 'The order the leg places when it fires',
+  fields: (t) => ({
+    kind: t.string({ description: '`MARKET_IOC` or `LIMIT`', resolve: (c) => (c.limit ? 'LIMIT' : 'MARKET_IOC') }),
+    limitPrice: t.string({ nullable: true, resolve: (c) => c.limit?.price ?? null }),
+    postOnly: t.boolean({ resolve: (c) => c.limit?.postOnly === true }),
+  }),
+});
+
+/** A stop-loss or take-profit policy and a trailing one are told apart by their keys, as in /v1. */
+const policyField = (p: RiskPolicyShape, k: string): unknown => (p as Record<string, unknown>)[k] ?? null;
+const AttachedRiskPolicy = builder.objectRef<RiskPolicyShape>('AttachedRiskLegPolicy').implement({
+  description: 'The leg as submitted: `triggerPrice` and `child` for a stop-loss or take-profit, the trailing fields for a trailing stop',
+  fields: (t) => ({
+    triggerPrice: t.string({ nullable: true, resolve: (p) => policyField(p, 'triggerPrice') as string | null }),
+    child: t.field({ type: AttachedRiskChild, nullable: true, resolve: (p) => policyField(p, 'child') as RiskChildShape | null }),
+    activationPrice: t.string({ nullable: true, resolve: (p) => policyField(p, 'activationPrice') as string | null }),
+    maxSlippageTicks: t.int({ nullable: true, resolve: (p) => policyField(p, 'maxSlippageTicks') as number | null }),
+    maxSlippageBps: t.int({ nullable: true, resolve: (p) => policyField(p, 'maxSlippageBps') as number | null }),
+    trailingDistanceTicks: t.string({ nullable: true, resolve: (p) => policyField(p, 'trailingDistanceTicks') as string | null }),
+    trailingDistanceBps: t.int({ nullable: true, resolve: (p) => policyField(p, 'trailingDistanceBps') as number | null }),
+  }),
+});
+
+const AttachedRiskState = builder.objectRef<NonNullable<RiskLegShape['state']>>('AttachedRiskLegState').implement({
+  description: 'What the trigger executing the leg has done, as /v1’s `includeAttachedRiskState`',
+  fields: (t) => ({
+    status: t.exposeString('status', { description: '`PENDING` until the parent fills, then `ARMED`, `TRIGGERED`, `COMPLETED`, `CANCELED` or `FAILED`' }),
+    triggerId: t.exposeString('triggerId'),
+    childOrderId: t.exposeString('childOrderId', { description: 'Empty until the leg fires' }),
+    armedAt: t.exposeString('armedAt', { description: '`"0"` until armed' }),
+    terminalAt: t.exposeString('terminalAt', { description: '`"0"` until terminal' }),
+  }),
+});
+
+const AttachedRiskLeg = builder.objectRef<RiskLegShape>('AttachedRiskLeg').implement({
+  fields: (t) => ({
+    policy: t.field({ type: AttachedRiskPolicy, resolve: (l) => l.policy as RiskPolicyShape }),
+    state: t.field({ type: AttachedRiskState, resolve: (l) => l.state as NonNullable<RiskLegShape['state']> }),
+  }),
+});
+
+const AttachedRiskView = builder.objectRef<AttachedRiskShape>('AttachedRisk').implement({
+  description: 'The order’s attached-risk legs, as /v1/orders/open shows them with includeAttachedRisk and includeAttachedRiskState',
+  fields: (t) => ({
+    oco: t.exposeBoolean('oco'),
+    stopLoss: t.field({ type: AttachedRiskLeg, nullable: true, resolve: (r) => r.stopLoss ?? null }),
+    takeProfit: t.field({ type: AttachedRiskLeg, nullable: true, resolve: (r) => r.takeProfit ?? null }),
+    trailingStop: t.field({ type: AttachedRiskLeg, nullable: true, resolve: (r) => r.trailingStop ?? null }),
+  }),
 });
 
 /** Spec 2.7: the same fields and strings as /v1. */
@@ -59,6 +147,13 @@ const Order = builder.objectRef<OrderShape>('Order').implement({
     expireAt: t.string({ nullable: true, resolve: (o) => o.expireAt ?? null }),
     createdAt: t.exposeString('createdAt'),
     lineage: t.field({ type: Lineage, resolve: (o) => o.lineage }),
+    origin: t.field({ type: OrderOrigin, resolve: (o) => o.origin }),
+    attachedRisk: t.field({
+      type: AttachedRiskView,
+      nullable: true,
+      description: 'The attached-risk legs with their policy and state, on `order` and `viewer.openOrders`; null for an order without legs, and on mutation results and subscription events',
+      resolve: (o) => o.attachedRisk ?? null,
+    }),
     submittedMaxQuoteDebit: t.string({ nullable: true, resolve: (o) => o.submittedMaxQuoteDebit ?? null }),
     version: t.exposeInt('version', { description: 'Increases with every published state change; reconcile reads with updates by it' }),
     closeReason: t.string({
@@ -188,7 +283,7 @@ const TrailingStop = builder.inputType('TrailingStopInput', {
 const AttachedRisk = builder.inputType('AttachedRiskInput', {
   description: 'Stored with the order; the trigger engine arms and executes the legs',
   fields: (t) => ({
-    oco: t.boolean(),
+    oco: t.boolean({ description: 'The legs form one one-cancels-others group; needs at least two of stopLoss, takeProfit and trailingStop' }),
     stopLoss: t.field({ type: RiskLeg }),
     takeProfit: t.field({ type: RiskLeg }),
     trailingStop: t.field({ type: TrailingStop }),
@@ -271,9 +366,9 @@ builder.queryFields((t) => ({
   order: t.field({
     type: Order,
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
-      const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {});
-      return orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market);
+    resolve: async (_root, args, ctx, info) => {
+      const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
+      return { ...orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market), ...(r.attachedRisk ? { attachedRisk: r.attachedRisk } : {}) };
     },
   }),
   orderBook: t.field({
@@ -417,15 +512,21 @@ builder.objectFields(ViewerRef, (t) => ({
   openOrders: t.connection({
     type: Order,
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }) },
-    resolve: (caller, args, ctx) =>
+    resolve: (caller, args, ctx, info) =>
       connectionFromPage(args, 100, async (page) => {
+        const withRisk = selects(info, 'attachedRisk');
         const r = await ctx.services.orders.listOpenOrders(caller, {
           ...page,
+          includeAttachedRisk: withRisk,
+          includeAttachedRiskState: withRisk,
           ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}),
           ...(args.symbols ? { symbols: args.symbols } : {}),
           ...(args.side ? { side: args.side } : {}),
         });
-        return { items: r.orders.map((o) => orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market)), nextPageToken: r.nextPageToken };
+        return {
+          items: r.orders.map((o) => ({ ...orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market), ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}) })),
+          nextPageToken: r.nextPageToken,
+        };
       }),
   }),
   fills: t.connection({
