@@ -263,6 +263,8 @@ describe('dead-man switch (cancel-all-after)', () => {
     expect(beat.body).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 30 });
     expect(BigInt(beat.body.tsNs)).toBeGreaterThan(BigInt(armed.body.tsNs));
     expect(BigInt(beat.body.expiresAtTsNs)).toBe(BigInt(beat.body.tsNs) + 30_000_000_000n);
+    // The table is a projection: read it once it holds what was acknowledged.
+    await server.app.services.orders.engine.readable();
     const stored = await server.database.prisma.deadManSwitch.findFirstOrThrow({ where: { account: { publicId: t.rootAccountId } } });
     expect(stored.expiresAtTsNs).toBe(BigInt(beat.body.expiresAtTsNs));
     const off = await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId: 'hb', timeoutSec: 0 }, t.auth);
