@@ -215,6 +215,19 @@ describe('whiteboard snapshots', () => {
   });
 });
 
+describe('a dead-man switch requestId', () => {
+  it('holding U+0000 or a lone surrogate is refused before the job, over REST and GraphQL; nothing is armed', async () => {
+    const me = await signIn(server.url);
+    for (const requestId of ['hb\u0000', 'hb\uD800', '\uDC00hb']) {
+      expectBadRequest(await api(server.url, 'POST', '/v1/orders/cancel-all-after', { requestId, timeoutSec: 60 }, me.auth), 'requestId', 'INVALID_CHARACTER');
+      const g = await gqlRaw('mutation($requestId: String!) { cancelAllAfter(requestId: $requestId, timeoutSec: 60) { status } }', { requestId }, me.auth);
+      expectGraphQLBadRequest(g, 'requestId', 'INVALID_CHARACTER');
+    }
+    expect(await server.database.prisma.deadManSwitch.count({ where: { account: { publicId: me.rootAccountId } } })).toBe(0);
+    await bystanderReadsServe();
+  });
+});
+
 describe('chain flow filters', () => {
   it('an id filter past int32 is a 400, at int32 it serves', async () => {
     for (const name of ['serviceChainIds', 'unifiedAssetIds', 'zippedAssetIds']) {

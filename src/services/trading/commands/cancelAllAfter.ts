@@ -2,14 +2,16 @@ import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 import { invalidArgument } from '../../../domain/errors.ts';
+import { textMisfit } from '../../../infra/columnLimits.ts';
 
 /** Spec 3 dead-man switch: 0 disables, 10..120 arms or refreshes; others are refused. */
 export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input: { requestId: string; timeoutSec: number; symbol?: string; side?: 'BUY' | 'SELL'; subaccountId?: string }) {
   requirePermission(caller, 'TRADE');
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
-  // It is journaled, then projected: text PostgreSQL cannot hold would stop the projection.
-  if (input.requestId.includes('\u0000')) throw invalidArgument('requestId', 'holds a character that cannot be stored (U+0000)', 'invalid-character', 'INVALID_CHARACTER');
+  // It is journaled, then projected: refused here, before the job, what the table cannot hold as sent.
+  const misfit = textMisfit(input.requestId);
+  if (misfit) throw invalidArgument('requestId', misfit, 'invalid-character', 'INVALID_CHARACTER');
   if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
     throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
   }
