@@ -63,6 +63,16 @@ export function approveWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow
   return { ...flow, approvals, state: 'DESTINATION_CONFIRMING', step: 'DESTINATION', stepStartedAtMs: at, updatedAtMs: at };
 }
 
+/**
+ * Its validators approved it and it was marked for broadcast before a crash (or before a
+ * concurrent block saved the flow): it takes the approvals it had, ready to be sent again.
+ */
+export function approvedWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
+  if (flow.state !== 'PENDING_VALIDATION') return flow;
+  const at = later(flow, nowMs);
+  return { ...flow, approvals: Math.max(flow.approvals, VALIDATORS.requiredApprovals), state: 'DESTINATION_CONFIRMING', step: 'DESTINATION', stepStartedAtMs: at, updatedAtMs: at };
+}
+
 /** One validator rejects: with enough rejections the withdrawal ends, its hold to be released. */
 export function rejectWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
   if (flow.state !== 'PENDING_VALIDATION') return flow;

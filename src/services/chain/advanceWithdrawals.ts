@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/errors.ts';
 import {
+  approvedWithdraw,
   approveWithdraw,
   catchUpWithdraw,
   confirmWithdraw,
@@ -48,21 +49,30 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
   for (const row of open) {
     const now = ctx.clock.now().getTime();
     const before = withdrawOf(row);
+    const intent = row.withdrawIntent as WithdrawIntent;
     const ended = caughtUp(row, before, now);
-    let flow = ended ?? expireWithdraw(before, now);
+    let flow = ended ?? before;
     let txRef: string | undefined;
-    if (flow === before) {
-      if (flow.state === 'PENDING_VALIDATION') {
-        flow = approveWithdraw(flow, now);
-        if (flow.state === 'DESTINATION_CONFIRMING') txRef = broadcast(ctx, row);
-      } else {
-        flow = confirmWithdraw(flow, flow.confirmations + 1, now);
-        // Ended meanwhile (an operator's drop): the next block catches the flow up.
-        if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
+    if (ended) {
+      // Its end is durable already: the flow only catches up.
+    } else if (before.state === 'PENDING_VALIDATION' && intent.status === 'SUBMITTED') {
+      // Marked for broadcast before a crash or a lost save: sent again (the same transaction).
+      flow = approvedWithdraw(before, now);
+      txRef = broadcast(ctx, row);
+    } else if ((flow = expireWithdraw(before, now)) !== before) {
+      // Marked for broadcast or ended meanwhile: the next block goes on from the intent.
+      if (!(await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }, undefined, true))) flow = before;
+    } else if (before.state === 'PENDING_VALIDATION') {
+      flow = approveWithdraw(before, now);
+      // SUBMITTED is durable before the chain sees the transaction; a reject or cancel that won sends nothing.
+      if (flow.state === 'DESTINATION_CONFIRMING') {
+        if (await ctx.engine.markWithdrawalSubmitted(intent.id)) txRef = broadcast(ctx, row);
+        else flow = before;
       }
-    } else if (!ended && !(await ctx.engine.endWithdrawal({ id: (row.withdrawIntent as WithdrawIntent).id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }))) {
-      // Ended otherwise meanwhile (an operator's call): the next block catches up from the intent.
-      flow = before;
+    } else {
+      flow = confirmWithdraw(before, before.confirmations + 1, now);
+      // Ended meanwhile (an operator's drop): the next block catches the flow up.
+      if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
     }
     if (flow !== before) await saveWithdraw(ctx, row, flow, txRef, expectedOn);
   }
@@ -134,7 +144,7 @@ async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txR
 /**
  * Operator (simulator): the chain's validators reject the withdrawal, or its broadcast
  * transaction is dropped. Either releases the hold (the intent's end first) and ends the
- * flow with its reason.
+ * flow with its reason. A reject is refused once the withdrawal is marked for broadcast.
  */
 export async function failWithdraw(ctx: ChainContext, input: { flowId: string; how: 'REJECT' | 'DROP' }): Promise<LifecycleFlow> {
   await ctx.engine.readable();
@@ -151,8 +161,10 @@ export async function failWithdraw(ctx: ChainContext, input: { flowId: string; h
     input.how === 'DROP'
       ? { id: row.withdrawIntent.id, status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' }
       : { id: row.withdrawIntent.id, status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' },
+    undefined,
+    input.how === 'REJECT',
   );
-  if (!ended) throw new ApiError('conflict', 'the withdrawal ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
+  if (!ended) throw new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
   // The intent's end is durable: the flow follows it, over whatever a block changed meanwhile.
   for (;;) {
     await ctx.engine.readable();
