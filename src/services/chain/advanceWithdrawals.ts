@@ -1,6 +1,7 @@
 import { ApiError } from '../../domain/errors.ts';
 import {
   approvedWithdraw,
+  cancelWithdraw as cancelledFlow,
   approveWithdraw,
   catchUpWithdraw,
   confirmWithdraw,
@@ -83,7 +84,7 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
 function caughtUp(row: Row, flow: WithdrawFlow, nowMs: number): WithdrawFlow | undefined {
   const intent = row.withdrawIntent;
   if (!intent || OPEN_INTENT.has(intent.status)) return undefined;
-  const end = intent.status === 'FAILED' && intent.failureReason === 'TRANSACTION_DROPPED' ? 'DROPPED' : (intent.status as 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'FAILED');
+  const end = intent.status === 'FAILED' && intent.failureReason === 'TRANSACTION_DROPPED' ? 'DROPPED' : (intent.status as 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELED' | 'FAILED');
   return catchUpWithdraw(flow, end, nowMs);
 }
 
@@ -165,10 +166,30 @@ export async function failWithdraw(ctx: ChainContext, input: { flowId: string; h
     input.how === 'REJECT',
   );
   if (!ended) throw new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
-  // The intent's end is durable: the flow follows it, over whatever a block changed meanwhile.
+  return followIntent(ctx, row.id);
+}
+
+/**
+ * Its owner cancels a withdrawal not yet marked for broadcast: the hold is released and
+ * the intent ends CANCELED in one engine job, then the flow fails with USER_CANCELED.
+ * Once marked for broadcast (or ended) it is refused, and nothing is released.
+ */
+export async function cancelWithdraw(ctx: ChainContext, where: Prisma.LifecycleFlowWhereInput): Promise<LifecycleFlow> {
+  await ctx.engine.readable();
+  const row = await ctx.db.lifecycleFlow.findFirst({ where: { ...where, flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN' }, include });
+  if (!row?.withdrawIntent) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
+  const before = withdrawOf(row);
+  const refuse = () => new ApiError('conflict', `only a withdrawal not yet broadcast (PENDING_VALIDATION) can be canceled; this one is ${row.flowState === 'PENDING_VALIDATION' ? 'being broadcast' : row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
+  if (cancelledFlow(before, ctx.clock.now().getTime()) === before) throw refuse();
+  if (!(await ctx.engine.endWithdrawal({ id: row.withdrawIntent.id, status: 'CANCELED', failureReason: 'USER_CANCELED' }, undefined, true))) throw refuse();
+  return followIntent(ctx, row.id);
+}
+
+/** The intent's end is durable: the flow follows it, over whatever a block changed meanwhile. */
+async function followIntent(ctx: ChainContext, id: bigint): Promise<LifecycleFlow> {
   for (;;) {
     await ctx.engine.readable();
-    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id }, include });
+    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id }, include });
     const next = caughtUp(current, withdrawOf(current), ctx.clock.now().getTime());
     if (!next || next.terminalAtMs === null || current.isTerminal) return current;
     const saved = await saveWithdraw(ctx, current, next);
