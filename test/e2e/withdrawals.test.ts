@@ -250,49 +250,53 @@ describe('faults', () => {
     expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
   });
 
-  it('a reject racing the broadcast has exactly one outcome: rejected with the hold released once and nothing sent, or sent and the reject refused', async () => {
-    // The chain rejects each withdrawal the moment it is broadcast (the hostile race), besides a reject sent at a staggered time.
+  it('a reject or cancel racing the broadcast has exactly one outcome: it wins with the hold released once and nothing sent, or it is refused and the withdrawal sent', async () => {
+    // The chain rejects or cancels each withdrawal the moment it is broadcast (the hostile race), besides the same call sent at a staggered time.
     const sent = new Set<string>();
+    const racers = new Map<string, () => Promise<number>>();
     const atBroadcast = new Map<string, Promise<number>>();
     const sim = simulatedChain('race');
-    let raced: RunningApp | undefined;
     const chain: ChainAdapter = {
       depositAddress: (accountId, network) => sim.depositAddress(accountId, network),
       submitWithdrawal(network, w) {
         sent.add(w.reference);
-        if (!atBroadcast.has(w.reference)) atBroadcast.set(w.reference, api((raced as RunningApp).url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId: w.reference }, operator).then((r) => r.status));
+        const race = racers.get(w.reference);
+        if (race && !atBroadcast.has(w.reference)) atBroadcast.set(w.reference, race());
         return sim.submitWithdrawal(network, w);
       },
     };
-    raced = await startTestApp({ chain, env: { CHAIN_BLOCK_MS: '50' } });
-    const app = raced;
+    const app = await startTestApp({ chain, env: { CHAIN_BLOCK_MS: '50' } });
     try {
-      const outcomes: { reject: number; atBroadcast: number | undefined; state: string; sent: boolean; txRef: boolean; intent: string; trading: unknown }[] = [];
+      const outcomes: { how: string; status: number; atBroadcast: number | undefined; state: string; sent: boolean; txRef: boolean; intent: string; trading: unknown }[] = [];
       await Promise.all(
-        Array.from({ length: 12 }, async (_, i) => {
+        Array.from({ length: 16 }, async (_, i) => {
           const me = await onboard(app.url);
           await credit(app.url, me.rootAccountId, 'USDC', '100');
           const key = await keyFor(app.url, me, ['WITHDRAW', 'READ']);
           const r = await withdrawWithKey(app.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
           expect(r.status, JSON.stringify(r.body)).toBe(200);
           const flowId = r.body.intentId as string;
+          const how = i % 2 === 0 ? 'REJECT' : 'CANCEL';
+          const call = async () => (how === 'REJECT' ? api(app.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId }, operator) : api(app.url, 'POST', `/v1/chain/trading-withdraws/${flowId}/cancel`, undefined, me.auth));
+          racers.set(flowId, async () => (await call()).status);
           // From before the first approval to after the broadcast (two approvals, a block every 50 ms, a sweep every 250 ms).
-          await new Promise((resolve) => setTimeout(resolve, 200 + i * 50));
-          const rejected = await api(app.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId }, operator);
-          expect([200, 409], JSON.stringify(rejected.body)).toContain(rejected.status);
+          await new Promise((resolve) => setTimeout(resolve, 200 + i * 40));
+          const answer = await call();
+          expect([200, 409], JSON.stringify(answer.body)).toContain(answer.status);
           const flow = async () => ((await api(app.url, 'GET', '/v1/chain/flows?flowKind=WITHDRAW_TO_EXTERNAL_CHAIN', undefined, me.auth)).body.flows as Flow[])[0] as Flow;
           await pollUntil(async () => !(await flow()).isOpen, 15_000, 50);
           const ended = await flow();
           // The intents table follows the journal: read it once it shows the end.
           const intentStatus = async () => (await app.database.sql.query<{ status: string }>(`SELECT status::text FROM "WithdrawIntent" WHERE "publicId" = '${flowId}'`))[0]?.status ?? '';
-          await pollUntil(async () => ['REJECTED', 'COMPLETED', 'FAILED', 'EXPIRED'].includes(await intentStatus()), 5_000, 50);
-          outcomes.push({ reject: rejected.status, atBroadcast: await atBroadcast.get(flowId), state: ended.flowState, sent: sent.has(flowId), txRef: ended.latestTxRef !== '', intent: await intentStatus(), trading: (await balancesOf(app.url, me))['TRADING:USDC'] });
+          await pollUntil(async () => ['REJECTED', 'CANCELED', 'COMPLETED', 'FAILED', 'EXPIRED'].includes(await intentStatus()), 5_000, 50);
+          outcomes.push({ how, status: answer.status, atBroadcast: await atBroadcast.get(flowId), state: ended.flowState, sent: sent.has(flowId), txRef: ended.latestTxRef !== '', intent: await intentStatus(), trading: (await balancesOf(app.url, me))['TRADING:USDC'] });
         }),
       );
       for (const o of outcomes) {
+        const won = o.how === 'REJECT' ? { state: 'REJECTED', intent: 'REJECTED' } : { state: 'FAILED', intent: 'CANCELED' };
         expect([
-          { reject: 200, atBroadcast: undefined, state: 'REJECTED', sent: false, txRef: false, intent: 'REJECTED', trading: { available: '100', held: '0' } },
-          { reject: 409, atBroadcast: 409, state: 'COMPLETED', sent: true, txRef: true, intent: 'COMPLETED', trading: { available: '78', held: '0' } },
+          { how: o.how, status: 200, atBroadcast: undefined, ...won, sent: false, txRef: false, trading: { available: '100', held: '0' } },
+          { how: o.how, status: 409, atBroadcast: 409, state: 'COMPLETED', sent: true, txRef: true, intent: 'COMPLETED', trading: { available: '78', held: '0' } },
         ]).toContainEqual(o);
       }
       expect(await ledgerViolations((text) => app.database.sql.query(text))).toEqual(SOUND_LEDGER);
