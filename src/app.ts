@@ -1,4 +1,3 @@
-import type { ChainAdapter } from './infra/chain/adapter.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { ApiError } from './domain/errors.ts';
+import type { ChainAdapter } from './infra/chain/adapter.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import { openDatabase, type Database } from './infra/database.ts';
 import { Metrics } from './infra/metrics.ts';

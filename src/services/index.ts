@@ -1,7 +1,7 @@
-import type { ChainAdapter } from '../infra/chain/adapter.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { ChainAdapter } from '../infra/chain/adapter.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
