@@ -30,10 +30,10 @@ const OPEN_INTENT: ReadonlySet<string> = new Set(OPEN_WITHDRAW_STATUSES);
 
 /**
  * One block of the simulated chain for withdrawals to external chains: a validator approves
- * each one awaiting validation (with enough approvals it is broadcast), each broadcast one
- * gains a confirmation, and one confirmed deeply enough is settled through the engine:
- * its hold debited to custody and the fee to the exchange, in ledger transfers carrying
- * the flow's id. The intent's end is durable before the flow's, so a flow found open
+ * each one awaiting validation (with enough approvals it is marked SUBMITTED in an engine
+ * job, and broadcast only once that is durable), each broadcast one gains a confirmation,
+ * and one confirmed deeply enough is settled through the engine: its hold debited to
+ * custody and the fee to the exchange, in ledger transfers carrying the flow's id. The intent's end is durable before the flow's, so a flow found open
  * behind an ended intent (a crash between the two) only catches up.
  */
 export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
