@@ -450,6 +450,33 @@ describe('cancel a pending withdrawal', () => {
     }
   });
 
+  it('marked for broadcast with its flow still awaiting validation (a crash between the two), it refuses a reject and a cancel, and the next block sends it', async () => {
+    const clock = shiftableClock();
+    const slow = await startTestApp({ clock, env: { CHAIN_BLOCK_MS: '60000', SESSION_TTL_SECONDS: String(7 * 24 * 3600) } });
+    try {
+      const me = await onboard(slow.url);
+      await credit(slow.url, me.rootAccountId, 'USDC', '100');
+      const key = await keyFor(slow.url, me, ['WITHDRAW', 'READ']);
+      const r = await withdrawWithKey(slow.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const [intent] = await slow.database.sql.query<{ id: string }>(`SELECT id::text FROM "WithdrawIntent" WHERE "publicId" = '${r.body.intentId}'`);
+      // The block's engine job ran; the process died before it sent the transaction and saved the flow.
+      expect(await slow.app.services.orders.engine.markWithdrawalSubmitted(BigInt(intent?.id as string))).toBe(true);
+      const flow = async () => ((await api(slow.url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as Flow[])[0] as Flow;
+      expect(await flow()).toMatchObject({ flowState: 'PENDING_VALIDATION', latestTxRef: '' });
+      const rejected = await api(slow.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId: r.body.intentId }, operator);
+      const canceled = await api(slow.url, 'POST', `/v1/chain/trading-withdraws/${r.body.intentId}/cancel`, undefined, me.auth);
+      expect([rejected.status, rejected.body.code, canceled.status, canceled.body.code]).toEqual([409, 'FLOW_STATE_CONFLICT', 409, 'FLOW_STATE_CONFLICT']);
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '78', held: '22' });
+      clock.skip(60_000);
+      await pollUntil(async () => (await flow()).flowState === 'DESTINATION_CONFIRMING', 5_000, 50);
+      expect(await flow()).toMatchObject({ latestTxRef: expect.stringMatching(/^0x[0-9a-f]{64}$/), currentProgress: { approveCount: 2 }, requestFee: { status: 'LOCKED' } });
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '78', held: '22' });
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('once broadcast it answers 409 and keeps its hold', async () => {
     const me = await onboard(server.url);
     await credit(server.url, me.rootAccountId, 'USDC', '100');
