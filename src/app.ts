@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { ApiError } from './domain/errors.ts';
+import type { ChainAdapter } from './infra/chain/adapter.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import { openDatabase, type Database } from './infra/database.ts';
 import { Metrics } from './infra/metrics.ts';
@@ -52,6 +53,8 @@ export interface CreateAppOptions {
   onEngineLockLost?: (err: Error) => void;
   /** See ServiceDeps.reactToEngineLockLoss. */
   reactToEngineLockLoss?: boolean;
+  /** See ServiceDeps.chain. */
+  chain?: ChainAdapter;
 }
 
 export async function createApp(options: CreateAppOptions): Promise<App> {
@@ -79,6 +82,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     onProjectionLag: (seconds) => metrics.projectionLag(seconds),
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),
     ...(options.reactToEngineLockLoss !== undefined ? { reactToEngineLockLoss: options.reactToEngineLockLoss } : {}),
+    ...(options.chain ? { chain: options.chain } : {}),
   }).catch(async (err: unknown) => {
     if (!options.store) await store.close();
     if (!options.database) await database.close();

@@ -1,6 +1,7 @@
 import { createAuthenticator } from '../auth/authenticate.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { ChainAdapter } from '../infra/chain/adapter.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
@@ -46,6 +47,8 @@ export interface ServiceDeps {
   projectionDelayMs?: number;
   /** The simulated chain's seed (deposit addresses derive from it). */
   chainSeed?: string;
+  /** The chain to use instead of the simulated one (tests watch what is broadcast). */
+  chain?: ChainAdapter;
   /** See Config.chainBlockMs. */
   chainBlockMs?: number;
   /** Told each trading journal entry's projection lag, in seconds (metrics). */
@@ -117,7 +120,7 @@ export async function createServices(deps: ServiceDeps) {
       pageTokens,
       engine: orders.engine,
       systemAccounts,
-      chain: simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
+      chain: deps.chain ?? simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
       blockMs: deps.chainBlockMs ?? 1_000,
       authorizationDomain: deps.auth.signInDomain,
       publications: new Publications(store.events, subscriberLimits),

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { api, newKeyPair, onboard, type SignedIn } from '../helpers/auth.ts';
-import { CreateWalletTradingWithdrawDocument, ValidateWithdrawDestinationDocument, WithdrawFlowUpdatesDocument } from '../generated/graphql/graphql.ts';
+import { CancelTradingWithdrawDocument, CreateWalletTradingWithdrawDocument, ValidateWithdrawDestinationDocument, WithdrawFlowUpdatesDocument } from '../generated/graphql/graphql.ts';
 import { gql, wsClient } from '../helpers/graphql.ts';
 import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { keyFor } from '../helpers/rooms.ts';
 import { balancesOf, credit, ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 import { pollUntil } from '../helpers/wait.ts';
+import { createSpotClient } from '../../client/index.ts';
+import type { ChainAdapter } from '../../src/infra/chain/adapter.ts';
+import { simulatedChain } from '../../src/infra/chain/simulated.ts';
 import { liftKey, payload, payloadBytes, walletSignature, withdrawWithKey, withdrawWithWallet } from '../helpers/withdraw.ts';
 
 const operator = { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
@@ -247,6 +250,61 @@ describe('faults', () => {
     expect(await ledgerViolations((text) => server.database.sql.query(text))).toEqual(SOUND_LEDGER);
   });
 
+  it('a reject or cancel racing the broadcast has exactly one outcome: it wins with the hold released once and nothing sent, or it is refused and the withdrawal sent', async () => {
+    // The chain rejects or cancels each withdrawal the moment it is broadcast (the hostile race), besides the same call sent at a staggered time.
+    const sent = new Set<string>();
+    const racers = new Map<string, () => Promise<number>>();
+    const atBroadcast = new Map<string, Promise<number>>();
+    const sim = simulatedChain('race');
+    const chain: ChainAdapter = {
+      depositAddress: (accountId, network) => sim.depositAddress(accountId, network),
+      submitWithdrawal(network, w) {
+        sent.add(w.reference);
+        const race = racers.get(w.reference);
+        if (race && !atBroadcast.has(w.reference)) atBroadcast.set(w.reference, race());
+        return sim.submitWithdrawal(network, w);
+      },
+    };
+    const app = await startTestApp({ chain, env: { CHAIN_BLOCK_MS: '50' } });
+    try {
+      const outcomes: { how: string; status: number; atBroadcast: number | undefined; state: string; sent: boolean; txRef: boolean; intent: string; trading: unknown }[] = [];
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const me = await onboard(app.url);
+          await credit(app.url, me.rootAccountId, 'USDC', '100');
+          const key = await keyFor(app.url, me, ['WITHDRAW', 'READ']);
+          const r = await withdrawWithKey(app.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          const flowId = r.body.intentId as string;
+          const how = i % 2 === 0 ? 'REJECT' : 'CANCEL';
+          const call = async () => (how === 'REJECT' ? api(app.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId }, operator) : api(app.url, 'POST', `/v1/chain/trading-withdraws/${flowId}/cancel`, undefined, me.auth));
+          racers.set(flowId, async () => (await call()).status);
+          // From before the first approval to after the broadcast (two approvals, a block every 50 ms, a sweep every 250 ms).
+          await new Promise((resolve) => setTimeout(resolve, 200 + i * 40));
+          const answer = await call();
+          expect([200, 409], JSON.stringify(answer.body)).toContain(answer.status);
+          const flow = async () => ((await api(app.url, 'GET', '/v1/chain/flows?flowKind=WITHDRAW_TO_EXTERNAL_CHAIN', undefined, me.auth)).body.flows as Flow[])[0] as Flow;
+          await pollUntil(async () => !(await flow()).isOpen, 15_000, 50);
+          const ended = await flow();
+          // The intents table follows the journal: read it once it shows the end.
+          const intentStatus = async () => (await app.database.sql.query<{ status: string }>(`SELECT status::text FROM "WithdrawIntent" WHERE "publicId" = '${flowId}'`))[0]?.status ?? '';
+          await pollUntil(async () => ['REJECTED', 'CANCELED', 'COMPLETED', 'FAILED', 'EXPIRED'].includes(await intentStatus()), 5_000, 50);
+          outcomes.push({ how, status: answer.status, atBroadcast: await atBroadcast.get(flowId), state: ended.flowState, sent: sent.has(flowId), txRef: ended.latestTxRef !== '', intent: await intentStatus(), trading: (await balancesOf(app.url, me))['TRADING:USDC'] });
+        }),
+      );
+      for (const o of outcomes) {
+        const won = o.how === 'REJECT' ? { state: 'REJECTED', intent: 'REJECTED' } : { state: 'FAILED', intent: 'CANCELED' };
+        expect([
+          { how: o.how, status: 200, atBroadcast: undefined, ...won, sent: false, txRef: false, trading: { available: '100', held: '0' } },
+          { how: o.how, status: 409, atBroadcast: 409, state: 'COMPLETED', sent: true, txRef: true, intent: 'COMPLETED', trading: { available: '78', held: '0' } },
+        ]).toContainEqual(o);
+      }
+      expect(await ledgerViolations((text) => app.database.sql.query(text))).toEqual(SOUND_LEDGER);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a withdrawal not validated within the execution window expires and releases its hold', async () => {
     const clock = shiftableClock();
     const slow = await startTestApp({ clock, env: { CHAIN_BLOCK_MS: '60000', SESSION_TTL_SECONDS: String(7 * 24 * 3600) } });
@@ -331,5 +389,109 @@ describe('withdrawals over GraphQL', () => {
     const confirmations = seen.map((x) => x.confirmations);
     expect([...confirmations].sort((a, b) => a - b)).toEqual(confirmations);
     expect(await trading(me)).toEqual({ available: '29.7', held: '0' });
+  });
+});
+
+describe('cancel a pending withdrawal', () => {
+  it('its owner cancels one not yet broadcast over /v1, GraphQL and the typed client: the hold released once; a stranger gets 404, a second cancel 409', async () => {
+    // One block a minute: each withdrawal waits for its validators while it is canceled.
+    const slow = await startTestApp({ env: { CHAIN_BLOCK_MS: '60000' } });
+    try {
+      const me = await onboard(slow.url);
+      const stranger = await onboard(slow.url);
+      await credit(slow.url, me.rootAccountId, 'USDC', '100');
+      const key = await keyFor(slow.url, me, ['WITHDRAW', 'READ']);
+      const withdraw = async () => {
+        const r = await withdrawWithKey(slow.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        return r.body.intentId as string;
+      };
+      const held = async () => (await balancesOf(slow.url, me))['TRADING:USDC'];
+      const cancel = (intentId: string, auth: SignedIn['auth'] | undefined = me.auth) => api(slow.url, 'POST', `/v1/chain/trading-withdraws/${intentId}/cancel`, undefined, auth);
+
+      const overRest = await withdraw();
+      expect(await held()).toEqual({ available: '78', held: '22' });
+      expect((await cancel(overRest, stranger.auth)).status).toBe(404);
+      expect((await api(slow.url, 'POST', `/v1/chain/trading-withdraws/${overRest}/cancel`)).status).toBe(401);
+      expect((await cancel('x'.repeat(65))).status).toBe(400);
+      expect((await cancel('nope')).body.code).toBe('FLOW_NOT_FOUND');
+      // A suffix glued onto the route is another path.
+      expect((await api(slow.url, 'POST', `/v1/chain/trading-withdraws/${overRest}/cancelX`, undefined, me.auth)).status).toBe(404);
+      expect(await held()).toEqual({ available: '78', held: '22' });
+      const canceled = await cancel(overRest);
+      expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+      expect(canceled.body.flow).toMatchObject({ flowId: overRest, flowState: 'FAILED', lifecycleReason: 'USER_CANCELED', isTerminal: true, requestFee: { status: 'REFUNDED' } });
+      expect(await held()).toEqual({ available: '100', held: '0' });
+      const again = await cancel(overRest);
+      expect([again.status, again.body.code]).toEqual([409, 'FLOW_STATE_CONFLICT']);
+      expect(await held()).toEqual({ available: '100', held: '0' });
+
+      const overGql = await withdraw();
+      const hidden = await gql(slow.url, CancelTradingWithdrawDocument, { intentId: overGql }, stranger.auth);
+      expect(hidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'FLOW_NOT_FOUND', status: 404 });
+      expect((await gql(slow.url, CancelTradingWithdrawDocument, { intentId: 'y'.repeat(5000) }, me.auth)).body.errors?.[0]?.extensions?.code).toBe('FLOW_NOT_FOUND');
+      const viaGql = await gql(slow.url, CancelTradingWithdrawDocument, { intentId: overGql }, me.auth);
+      expect(viaGql.body.errors).toBeUndefined();
+      expect(viaGql.body.data?.cancelTradingWithdraw).toEqual({ flowId: overGql, flowState: 'FAILED', lifecycleReason: 'USER_CANCELED', isTerminal: true, requestFee: { status: 'REFUNDED' } });
+      expect((await gql(slow.url, CancelTradingWithdrawDocument, { intentId: overGql }, me.auth)).body.errors?.[0]?.extensions).toMatchObject({ code: 'FLOW_STATE_CONFLICT', status: 409 });
+
+      const overClient = await withdraw();
+      const client = createSpotClient({ baseUrl: slow.url, sessionToken: me.token });
+      const typed = await client.POST('/v1/chain/trading-withdraws/{intentId}/cancel', { params: { path: { intentId: overClient } } });
+      expect(typed.response.status).toBe(200);
+      expect((typed.data as { flow: Flow } | undefined)?.flow.flowState).toBe('FAILED');
+
+      expect(await held()).toEqual({ available: '100', held: '0' });
+      const [intents] = await slow.database.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "WithdrawIntent" WHERE status = 'CANCELED' AND "failureReason" = 'USER_CANCELED'`);
+      expect(intents?.n).toBe('3');
+      expect(await ledgerViolations((text) => slow.database.sql.query(text))).toEqual(SOUND_LEDGER);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('marked for broadcast with its flow still awaiting validation (a crash between the two), it refuses a reject and a cancel, and the next block sends it', async () => {
+    const clock = shiftableClock();
+    const slow = await startTestApp({ clock, env: { CHAIN_BLOCK_MS: '60000', SESSION_TTL_SECONDS: String(7 * 24 * 3600) } });
+    try {
+      const me = await onboard(slow.url);
+      await credit(slow.url, me.rootAccountId, 'USDC', '100');
+      const key = await keyFor(slow.url, me, ['WITHDRAW', 'READ']);
+      const r = await withdrawWithKey(slow.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const [intent] = await slow.database.sql.query<{ id: string }>(`SELECT id::text FROM "WithdrawIntent" WHERE "publicId" = '${r.body.intentId}'`);
+      // The block's engine job ran; the process died before it sent the transaction and saved the flow.
+      expect(await slow.app.services.orders.engine.markWithdrawalSubmitted(BigInt(intent?.id as string))).toBe(true);
+      const flow = async () => ((await api(slow.url, 'GET', '/v1/chain/flows', undefined, me.auth)).body.flows as Flow[])[0] as Flow;
+      expect(await flow()).toMatchObject({ flowState: 'PENDING_VALIDATION', latestTxRef: '' });
+      const rejected = await api(slow.url, 'POST', '/operator/v1/chain/withdrawals/reject', { flowId: r.body.intentId }, operator);
+      const canceled = await api(slow.url, 'POST', `/v1/chain/trading-withdraws/${r.body.intentId}/cancel`, undefined, me.auth);
+      expect([rejected.status, rejected.body.code, canceled.status, canceled.body.code]).toEqual([409, 'FLOW_STATE_CONFLICT', 409, 'FLOW_STATE_CONFLICT']);
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '78', held: '22' });
+      clock.skip(60_000);
+      await pollUntil(async () => (await flow()).flowState === 'DESTINATION_CONFIRMING', 5_000, 50);
+      expect(await flow()).toMatchObject({ latestTxRef: expect.stringMatching(/^0x[0-9a-f]{64}$/), currentProgress: { approveCount: 2 }, requestFee: { status: 'LOCKED' } });
+      expect((await balancesOf(slow.url, me))['TRADING:USDC']).toEqual({ available: '78', held: '22' });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('once broadcast it answers 409 and keeps its hold', async () => {
+    const me = await onboard(server.url);
+    await credit(server.url, me.rootAccountId, 'USDC', '100');
+    const key = await keyFor(server.url, me, ['WITHDRAW', 'READ']);
+    // Polygon needs 256 confirmations: time enough to try a cancel while it confirms.
+    const r = await withdrawWithKey(server.url, key, payload({ action: 'TO_EXTERNAL_CHAIN', amount: usdc(20), assetId: USDC, destinationChainId: '137', destinationAddress: EXTERNAL }));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await pollUntil(async () => (await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).flowState === 'DESTINATION_CONFIRMING', 10_000, 50);
+    const before = await trading(me);
+    expect(Number(before?.held)).toBeGreaterThan(20);
+    const refused = await api(server.url, 'POST', `/v1/chain/trading-withdraws/${r.body.intentId}/cancel`, undefined, me.auth);
+    expect([refused.status, refused.body.code]).toEqual([409, 'FLOW_STATE_CONFLICT']);
+    const viaGql = await gql(server.url, CancelTradingWithdrawDocument, { intentId: r.body.intentId }, me.auth);
+    expect(viaGql.body.errors?.[0]?.extensions).toMatchObject({ code: 'FLOW_STATE_CONFLICT', status: 409 });
+    expect(await trading(me)).toEqual(before);
+    expect(await flowOf(me, 'WITHDRAW_TO_EXTERNAL_CHAIN')).toMatchObject({ isOpen: true, requestFee: { status: 'LOCKED' } });
   });
 });

@@ -15,7 +15,7 @@ import { later, timeline } from './timeline.ts';
  */
 export type WithdrawState = 'PENDING_VALIDATION' | 'DESTINATION_CONFIRMING' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'DROPPED' | 'FAILED';
 export type WithdrawStep = 'SOURCE' | 'VALIDATION' | 'DESTINATION' | 'SETTLEMENT' | 'COMPLETE';
-export type WithdrawReason = 'ZIPPER_VALIDATION_REJECTED' | 'DEADLINE_EXPIRED' | 'TRANSACTION_DROPPED' | 'INTERNAL_ERROR';
+export type WithdrawReason = 'ZIPPER_VALIDATION_REJECTED' | 'DEADLINE_EXPIRED' | 'TRANSACTION_DROPPED' | 'USER_CANCELED' | 'INTERNAL_ERROR';
 export type FeeStatus = 'LOCKED' | 'SETTLED' | 'REFUNDED';
 export type WithdrawKind = 'WITHDRAW_TO_EXTERNAL_CHAIN' | 'WITHDRAW_TO_FUNDING';
 
@@ -63,6 +63,16 @@ export function approveWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow
   return { ...flow, approvals, state: 'DESTINATION_CONFIRMING', step: 'DESTINATION', stepStartedAtMs: at, updatedAtMs: at };
 }
 
+/**
+ * Its validators approved it and it was marked for broadcast before a crash (or before a
+ * concurrent block saved the flow): it takes the approvals it had, ready to be sent again.
+ */
+export function approvedWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
+  if (flow.state !== 'PENDING_VALIDATION') return flow;
+  const at = later(flow, nowMs);
+  return { ...flow, approvals: Math.max(flow.approvals, VALIDATORS.requiredApprovals), state: 'DESTINATION_CONFIRMING', step: 'DESTINATION', stepStartedAtMs: at, updatedAtMs: at };
+}
+
 /** One validator rejects: with enough rejections the withdrawal ends, its hold to be released. */
 export function rejectWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
   if (flow.state !== 'PENDING_VALIDATION') return flow;
@@ -94,6 +104,12 @@ export function droppedWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow
   return end(flow, 'DROPPED', 'TRANSACTION_DROPPED', later(flow, nowMs));
 }
 
+/** Its owner cancels it before it is broadcast: it fails with that reason, its hold to be released. */
+export function cancelWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
+  if (flow.state !== 'PENDING_VALIDATION') return flow;
+  return end(flow, 'FAILED', 'USER_CANCELED', later(flow, nowMs));
+}
+
 /** Not broadcast within the execution window after submission. */
 export function expireWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
   if (flow.state !== 'PENDING_VALIDATION' || nowMs < flow.startedAtMs + EXECUTION_WINDOW_MS) return flow;
@@ -104,7 +120,7 @@ export function expireWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow 
  * Ends the flow as its intent already ended (found after a crash between the two): the
  * intent's status is the truth, the flow catches up.
  */
-export function catchUpWithdraw(flow: WithdrawFlow, intent: 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'FAILED' | 'DROPPED', nowMs: number): WithdrawFlow {
+export function catchUpWithdraw(flow: WithdrawFlow, intent: 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELED' | 'FAILED' | 'DROPPED', nowMs: number): WithdrawFlow {
   if (isTerminalWithdraw(flow)) return flow;
   const at = later(flow, nowMs);
   switch (intent) {
@@ -116,6 +132,8 @@ export function catchUpWithdraw(flow: WithdrawFlow, intent: 'COMPLETED' | 'REJEC
       return end(flow, 'EXPIRED', 'DEADLINE_EXPIRED', at);
     case 'DROPPED':
       return end(flow, 'DROPPED', 'TRANSACTION_DROPPED', at);
+    case 'CANCELED':
+      return end(flow, 'FAILED', 'USER_CANCELED', at);
     default:
       return end(flow, 'FAILED', 'INTERNAL_ERROR', at);
   }

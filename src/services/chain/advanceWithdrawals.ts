@@ -1,5 +1,7 @@
 import { ApiError } from '../../domain/errors.ts';
 import {
+  approvedWithdraw,
+  cancelWithdraw as cancelledFlow,
   approveWithdraw,
   catchUpWithdraw,
   confirmWithdraw,
@@ -28,10 +30,10 @@ const OPEN_INTENT: ReadonlySet<string> = new Set(OPEN_WITHDRAW_STATUSES);
 
 /**
  * One block of the simulated chain for withdrawals to external chains: a validator approves
- * each one awaiting validation (with enough approvals it is broadcast), each broadcast one
- * gains a confirmation, and one confirmed deeply enough is settled through the engine:
- * its hold debited to custody and the fee to the exchange, in ledger transfers carrying
- * the flow's id. The intent's end is durable before the flow's, so a flow found open
+ * each one awaiting validation (with enough approvals it is marked SUBMITTED in an engine
+ * job, and broadcast only once that is durable), each broadcast one gains a confirmation,
+ * and one confirmed deeply enough is settled through the engine: its hold debited to
+ * custody and the fee to the exchange, in ledger transfers carrying the flow's id. The intent's end is durable before the flow's, so a flow found open
  * behind an ended intent (a crash between the two) only catches up.
  */
 export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
@@ -48,21 +50,30 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
   for (const row of open) {
     const now = ctx.clock.now().getTime();
     const before = withdrawOf(row);
+    const intent = row.withdrawIntent as WithdrawIntent;
     const ended = caughtUp(row, before, now);
-    let flow = ended ?? expireWithdraw(before, now);
+    let flow = ended ?? before;
     let txRef: string | undefined;
-    if (flow === before) {
-      if (flow.state === 'PENDING_VALIDATION') {
-        flow = approveWithdraw(flow, now);
-        if (flow.state === 'DESTINATION_CONFIRMING') txRef = broadcast(ctx, row);
-      } else {
-        flow = confirmWithdraw(flow, flow.confirmations + 1, now);
-        // Ended meanwhile (an operator's drop): the next block catches the flow up.
-        if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
+    if (ended) {
+      // Its end is durable already: the flow only catches up.
+    } else if (before.state === 'PENDING_VALIDATION' && intent.status === 'SUBMITTED') {
+      // Marked for broadcast before a crash or a lost save: sent again (the same transaction).
+      flow = approvedWithdraw(before, now);
+      txRef = broadcast(ctx, row);
+    } else if ((flow = expireWithdraw(before, now)) !== before) {
+      // Marked for broadcast or ended meanwhile: the next block goes on from the intent.
+      if (!(await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }, undefined, true))) flow = before;
+    } else if (before.state === 'PENDING_VALIDATION') {
+      flow = approveWithdraw(before, now);
+      // SUBMITTED is durable before the chain sees the transaction; a reject or cancel that won sends nothing.
+      if (flow.state === 'DESTINATION_CONFIRMING') {
+        if (await ctx.engine.markWithdrawalSubmitted(intent.id)) txRef = broadcast(ctx, row);
+        else flow = before;
       }
-    } else if (!ended && !(await ctx.engine.endWithdrawal({ id: (row.withdrawIntent as WithdrawIntent).id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }))) {
-      // Ended otherwise meanwhile (an operator's call): the next block catches up from the intent.
-      flow = before;
+    } else {
+      flow = confirmWithdraw(before, before.confirmations + 1, now);
+      // Ended meanwhile (an operator's drop): the next block catches the flow up.
+      if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
     }
     if (flow !== before) await saveWithdraw(ctx, row, flow, txRef, expectedOn);
   }
@@ -73,7 +84,7 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
 function caughtUp(row: Row, flow: WithdrawFlow, nowMs: number): WithdrawFlow | undefined {
   const intent = row.withdrawIntent;
   if (!intent || OPEN_INTENT.has(intent.status)) return undefined;
-  const end = intent.status === 'FAILED' && intent.failureReason === 'TRANSACTION_DROPPED' ? 'DROPPED' : (intent.status as 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'FAILED');
+  const end = intent.status === 'FAILED' && intent.failureReason === 'TRANSACTION_DROPPED' ? 'DROPPED' : (intent.status as 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELED' | 'FAILED');
   return catchUpWithdraw(flow, end, nowMs);
 }
 
@@ -134,7 +145,7 @@ async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txR
 /**
  * Operator (simulator): the chain's validators reject the withdrawal, or its broadcast
  * transaction is dropped. Either releases the hold (the intent's end first) and ends the
- * flow with its reason.
+ * flow with its reason. A reject is refused once the withdrawal is marked for broadcast.
  */
 export async function failWithdraw(ctx: ChainContext, input: { flowId: string; how: 'REJECT' | 'DROP' }): Promise<LifecycleFlow> {
   await ctx.engine.readable();
@@ -151,12 +162,34 @@ export async function failWithdraw(ctx: ChainContext, input: { flowId: string; h
     input.how === 'DROP'
       ? { id: row.withdrawIntent.id, status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' }
       : { id: row.withdrawIntent.id, status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' },
+    undefined,
+    input.how === 'REJECT',
   );
-  if (!ended) throw new ApiError('conflict', 'the withdrawal ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
-  // The intent's end is durable: the flow follows it, over whatever a block changed meanwhile.
+  if (!ended) throw new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
+  return followIntent(ctx, row.id);
+}
+
+/**
+ * Its owner cancels a withdrawal not yet marked for broadcast: the hold is released and
+ * the intent ends CANCELED in one engine job, then the flow fails with USER_CANCELED.
+ * Once marked for broadcast (or ended) it is refused, and nothing is released.
+ */
+export async function cancelWithdraw(ctx: ChainContext, where: Prisma.LifecycleFlowWhereInput): Promise<LifecycleFlow> {
+  await ctx.engine.readable();
+  const row = await ctx.db.lifecycleFlow.findFirst({ where: { ...where, flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN' }, include });
+  if (!row?.withdrawIntent) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
+  const before = withdrawOf(row);
+  const refuse = () => new ApiError('conflict', `only a withdrawal not yet broadcast (PENDING_VALIDATION) can be canceled; this one is ${row.flowState === 'PENDING_VALIDATION' ? 'being broadcast' : row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
+  if (cancelledFlow(before, ctx.clock.now().getTime()) === before) throw refuse();
+  if (!(await ctx.engine.endWithdrawal({ id: row.withdrawIntent.id, status: 'CANCELED', failureReason: 'USER_CANCELED' }, undefined, true))) throw refuse();
+  return followIntent(ctx, row.id);
+}
+
+/** The intent's end is durable: the flow follows it, over whatever a block changed meanwhile. */
+async function followIntent(ctx: ChainContext, id: bigint): Promise<LifecycleFlow> {
   for (;;) {
     await ctx.engine.readable();
-    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id }, include });
+    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id }, include });
     const next = caughtUp(current, withdrawOf(current), ctx.clock.now().getTime());
     if (!next || next.terminalAtMs === null || current.isTerminal) return current;
     const saved = await saveWithdraw(ctx, current, next);

@@ -1,11 +1,12 @@
 import type { Caller } from '../../auth/caller.ts';
+import { ApiError } from '../../domain/errors.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
 import { smartAccountAddressOf } from '../../domain/smartAccounts.ts';
 import type { Db } from '../../infra/database.ts';
 import type { ChainContext, FlowEvent } from './context.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
 import { advanceDeposits } from './advanceDeposits.ts';
-import { advanceWithdrawals, failWithdraw } from './advanceWithdrawals.ts';
+import { advanceWithdrawals, cancelWithdraw, failWithdraw } from './advanceWithdrawals.ts';
 import { createTradingWithdraw, type TradingWithdrawInput } from './createTradingWithdraw.ts';
 import { getWithdrawAllowList, setWithdrawAllowList } from './setWithdrawAllowList.ts';
 import { validateWithdrawDestination } from './validateWithdrawDestination.ts';
@@ -64,6 +65,14 @@ export function createChainService(ctx: ChainContext) {
     validateWithdrawDestination: (caller: Caller, input: { chainId: number; address: string; subaccountId?: string }) => validateWithdrawDestination(ctx, caller, input),
     setWithdrawAllowList: (caller: Caller, input: { enabled: boolean }) => setWithdrawAllowList(ctx, caller, input),
     getWithdrawAllowList: (caller: Caller) => getWithdrawAllowList(ctx, caller),
+    /** Its owner cancels a withdrawal not yet broadcast (WITHDRAW permission); a flow the caller may not see is missing. */
+    async cancelTradingWithdraw(caller: Caller, input: { intentId: string }) {
+      requirePermission(caller, 'WITHDRAW');
+      const scoped = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? await resolveAccount(ctx.db, caller, undefined) : undefined;
+      if (input.intentId.length > 64) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
+      const row = await cancelWithdraw(ctx, { publicId: input.intentId, ...(scoped ? { ownerAccountId: scoped.id } : { rootAccountId: caller.rootAccountId }) });
+      return { flow: flowView(row, await ownerOf(row.ownerAccountId)) };
+    },
     /** Operator: the simulated chain's validators reject a withdrawal, or drop its transaction. */
     async failWithdraw(input: { flowId: string; how: 'REJECT' | 'DROP' }) {
       const row = await failWithdraw(ctx, input);

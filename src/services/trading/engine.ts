@@ -560,9 +560,10 @@ export class TradingEngine {
   /**
    * Ends an accepted withdrawal: `settle` debits its hold (completion), else the hold is
    * released; the intent takes `end`'s status in the same entry. False when it had ended
-   * already, so a step repeated after a crash changes nothing.
+   * already, so a step repeated after a crash changes nothing; with `onlyUnsubmitted` (a
+   * reject, a cancel, an expiry) also false once it is marked for broadcast.
    */
-  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }): Promise<boolean> {
+  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false): Promise<boolean> {
     return this.sequencer.submitAfter(
       async () => {
         const hold = this.withdrawals.holdOf(end.id);
@@ -570,13 +571,26 @@ export class TradingEngine {
       },
       (ws) => {
         const hold = this.withdrawals.holdOf(end.id);
-        if (!hold) return false;
+        if (!hold || (onlyUnsubmitted && this.withdrawals.isSubmitted(end.id))) return false;
         if (settle) settle.run(this.ledgerJob(ws), hold);
         else this.balances.release(ws, hold.ref, hold.held);
         this.withdrawals.end(ws, { ...end, updatedAt: this.deps.clock.now() });
         return true;
       },
     );
+  }
+
+  /**
+   * Marks an open withdrawal for broadcast (SUBMITTED), durable in the journal before the
+   * chain sees it: from then on a reject or cancel cannot release its hold. True when it is
+   * marked (now or before), false when it had ended: then it must not be sent.
+   */
+  markWithdrawalSubmitted(intentId: bigint): Promise<boolean> {
+    return this.sequencer.submit((ws) => {
+      if (!this.withdrawals.holdOf(intentId)) return false;
+      if (!this.withdrawals.isSubmitted(intentId)) this.withdrawals.submit(ws, intentId, this.deps.clock.now());
+      return true;
+    });
   }
 
   /** Expires resting GTD orders whose time has come (run on a timer). */

@@ -42,6 +42,8 @@ export interface PreparedWithdrawal {
  */
 export class WithdrawalBook {
   private holds = new Map<bigint, WithdrawHold>();
+  /** Open withdrawals marked for broadcast (SUBMITTED): past the point where a reject or cancel may release them. */
+  private submitted = new Set<bigint>();
   private readonly keys = new Map<string, Known & { at: number }>();
   private readonly nonces = new Map<string, number>();
   private epoch = 0;
@@ -53,8 +55,9 @@ export class WithdrawalBook {
 
   /** After a rebuild the tables are current: the open holds are read again, taken keys from the table as needed. */
   async load(): Promise<void> {
-    const open = await this.db.withdrawIntent.findMany({ where: { status: { in: [...OPEN_WITHDRAW_STATUSES] } }, select: { id: true, accountId: true, assetId: true, amount: true, fee: true } });
+    const open = await this.db.withdrawIntent.findMany({ where: { status: { in: [...OPEN_WITHDRAW_STATUSES] } }, select: { id: true, accountId: true, assetId: true, amount: true, fee: true, status: true } });
     this.holds = new Map(open.map((w) => [w.id, { ref: { accountId: w.accountId, ledgerAccount: 'TRADING' as const, assetId: w.assetId }, held: BigInt(w.amount.toFixed(0)) + BigInt(w.fee.toFixed(0)) }]));
+    this.submitted = new Set(open.filter((w) => w.status === 'SUBMITTED').map((w) => w.id));
     this.keys.clear();
     this.nonces.clear();
     this.epoch += 1;
@@ -130,9 +133,20 @@ export class WithdrawalBook {
     ws.withdrawIntents.set(intent.id, intent);
   }
 
+  isSubmitted(intentId: bigint): boolean {
+    return this.submitted.has(intentId);
+  }
+
+  /** Marks an open withdrawal for broadcast: its hold stays, but only a settlement or a drop ends it from now on. */
+  submit(ws: WriteSet, intentId: bigint, at: Date): void {
+    this.submitted.add(intentId);
+    ws.withdrawStatus({ id: intentId, status: 'SUBMITTED', failureReason: null, updatedAt: at });
+  }
+
   /** Ends a withdrawal's hold (settled or released by the caller) and records its status. */
   end(ws: WriteSet, change: WithdrawStatusRow): void {
     this.holds.delete(change.id);
+    this.submitted.delete(change.id);
     ws.withdrawStatus(change);
   }
 }

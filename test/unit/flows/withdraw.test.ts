@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  approvedWithdraw,
   approveWithdraw,
+  cancelWithdraw,
   catchUpWithdraw,
   confirmWithdraw,
   droppedWithdraw,
@@ -25,6 +27,8 @@ const event = fc.oneof(
   fc.record({ kind: fc.constant('confirm' as const), n: fc.integer({ min: 0, max: 20 }), dt }),
   fc.record({ kind: fc.constant('settle' as const), dt }),
   fc.record({ kind: fc.constant('drop' as const), dt }),
+  fc.record({ kind: fc.constant('cancel' as const), dt }),
+  fc.record({ kind: fc.constant('approved' as const), dt }),
   // A jump far enough to pass the execution window.
   fc.record({ kind: fc.constant('expire' as const), dt: fc.constantFrom(0, EXECUTION_WINDOW_MS) }),
 );
@@ -41,6 +45,10 @@ function apply(flow: WithdrawFlow, e: { kind: string; n?: number }, now: number)
       return settledWithdraw(flow, now);
     case 'drop':
       return droppedWithdraw(flow, now);
+    case 'cancel':
+      return cancelWithdraw(flow, now);
+    case 'approved':
+      return approvedWithdraw(flow, now);
     default:
       return expireWithdraw(flow, now);
   }
@@ -77,11 +85,12 @@ describe('the withdraw flow to an external chain', () => {
 
   it('catching up with its intent ends it as the intent ended, and only once', () => {
     fc.assert(
-      fc.property(fc.constantFrom('COMPLETED', 'REJECTED', 'EXPIRED', 'FAILED', 'DROPPED') as fc.Arbitrary<'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'FAILED' | 'DROPPED'>, fc.integer({ min: -5, max: 5 }), (intent, dt) => {
+      fc.property(fc.constantFrom('COMPLETED', 'REJECTED', 'EXPIRED', 'CANCELED', 'FAILED', 'DROPPED') as fc.Arbitrary<'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELED' | 'FAILED' | 'DROPPED'>, fc.integer({ min: -5, max: 5 }), (intent, dt) => {
         const open = approveWithdraw(submitWithdraw({ kind: 'WITHDRAW_TO_EXTERNAL_CHAIN', requiredConfirmations: 3, nowMs: 100 }), 110);
         const ended = catchUpWithdraw(open, intent, 110 + dt);
         expect(isTerminalWithdraw(ended)).toBe(true);
-        expect(ended.state).toBe(intent);
+        // A canceled intent fails its flow with the owner's reason.
+        expect([ended.state, ended.reason === 'USER_CANCELED']).toEqual(intent === 'CANCELED' ? ['FAILED', true] : [intent, false]);
         expect(ended.updatedAtMs).toBeGreaterThanOrEqual(open.updatedAtMs);
         expect(catchUpWithdraw(ended, 'COMPLETED', 500)).toBe(ended);
       }),
@@ -109,6 +118,25 @@ describe('the withdraw flow to an external chain', () => {
     expect(expireWithdraw(flow, EXECUTION_WINDOW_MS)).toMatchObject({ state: 'EXPIRED', reason: 'DEADLINE_EXPIRED' });
     const broadcast = approveWithdraw(approveWithdraw(flow, 1), 2);
     expect(expireWithdraw(broadcast, 10 * EXECUTION_WINDOW_MS)).toBe(broadcast);
+  });
+});
+
+describe('cancel and the broadcast recovered after a crash', () => {
+  it('a cancel ends only a withdrawal not yet broadcast, failing it with USER_CANCELED and refunding its fee', () => {
+    const pending = approveWithdraw(submitWithdraw({ kind: 'WITHDRAW_TO_EXTERNAL_CHAIN', requiredConfirmations: 2, nowMs: 0 }), 1);
+    expect(cancelWithdraw(pending, 2)).toMatchObject({ state: 'FAILED', reason: 'USER_CANCELED', feeStatus: 'REFUNDED', terminalAtMs: 2 });
+    const broadcast = approveWithdraw(pending, 2);
+    expect(cancelWithdraw(broadcast, 3)).toBe(broadcast);
+  });
+
+  it('a withdrawal marked for broadcast before a crash takes its approvals and the destination step, whatever approvals its row kept', () => {
+    for (const approvals of [0, 1]) {
+      let flow = submitWithdraw({ kind: 'WITHDRAW_TO_EXTERNAL_CHAIN', requiredConfirmations: 2, nowMs: 0 });
+      for (let i = 0; i < approvals; i++) flow = approveWithdraw(flow, 1);
+      expect(approvedWithdraw(flow, 5)).toMatchObject({ state: 'DESTINATION_CONFIRMING', step: 'DESTINATION', approvals: VALIDATORS.requiredApprovals, stepStartedAtMs: 5, feeStatus: 'LOCKED' });
+    }
+    const done = settledWithdraw(confirmWithdraw(approveWithdraw(approveWithdraw(submitWithdraw({ kind: 'WITHDRAW_TO_EXTERNAL_CHAIN', requiredConfirmations: 1, nowMs: 0 }), 1), 2), 1, 3), 4);
+    expect(approvedWithdraw(done, 5)).toBe(done);
   });
 });
 

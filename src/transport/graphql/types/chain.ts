@@ -215,6 +215,15 @@ builder.mutationField('createWalletTradingWithdraw', (t) =>
   }),
 );
 
+builder.mutationField('cancelTradingWithdraw', (t) =>
+  t.field({
+    type: Flow,
+    description: 'Cancel a withdrawal not yet broadcast, releasing its hold; its flow ends FAILED with USER_CANCELED (as POST /v1/chain/trading-withdraws/{intentId}/cancel)',
+    args: { intentId: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow,
+  }),
+);
+
 type CheckShape = { valid: boolean; normalizedAddress: string; reason: string; isInternal: boolean; inAddressBook: boolean; addressBookEntryId: string; allowListOnly: boolean; allowed: boolean };
 const DestinationCheck = builder.objectRef<CheckShape>('WithdrawDestinationCheck').implement({
   fields: (t) => ({

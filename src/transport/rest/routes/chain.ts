@@ -92,6 +92,15 @@ export function chainRoutes(s: Services) {
       handler: async ({ body }, ctx) => s.chain.createWalletTradingWithdraw(ctx.caller, body),
     }),
     defineRoute({
+      operationId: 'cancelTradingWithdraw',
+      method: 'POST',
+      url: '/v1/chain/trading-withdraws/:intentId/cancel',
+      summary: 'Cancel a withdrawal not yet broadcast, releasing its hold (docs/api-decisions.md "Withdrawal cancel"); 409 FLOW_STATE_CONFLICT once it is broadcast or ended',
+      auth: 'caller',
+      params: z.strictObject({ intentId: z.string().min(1).max(64) }),
+      handler: async ({ params }, ctx) => s.chain.cancelTradingWithdraw(ctx.caller, params),
+    }),
+    defineRoute({
       operationId: 'validateWithdrawDestination',
       method: 'POST',
       url: '/v1/chain/withdraw-destinations::validate',
