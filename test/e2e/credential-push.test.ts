@@ -80,7 +80,8 @@ async function scenario(connectionParams: () => Record<string, unknown>, change:
   const place = async () => {
     while (placing) {
       const after = changed;
-      const r = await placeOrder(server.url, owner, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1000' } });
+      // IOC: nothing rests, so the account never reaches its open-order cap however long the scenario runs.
+      const r = await placeOrder(server.url, owner, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitIoc: { price: '1000' } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       (after ? outcome.after : outcome.before).push(r.body.orderId);
     }
@@ -190,7 +191,8 @@ describe('credential changes on open graphql-ws sockets', () => {
     const place = async () => {
       while (placing) {
         const late = changed;
-        const r = await placeOrder(server.url, owner, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1000' } });
+        // IOC: nothing rests, so the account never reaches its open-order cap however long the scenario runs.
+        const r = await placeOrder(server.url, owner, { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitIoc: { price: '1000' } });
         (late ? after : before).push(r.body.orderId);
       }
     };
