@@ -129,7 +129,9 @@ export async function run(): Promise<string> {
         method: 'POST',
         path: '/v1/orders',
         headers: { 'content-type': 'application/json', authorization: who.auth.authorization as string },
-        body: JSON.stringify({ order: { symbol: 'BTC-USDC', side: i % 2 === 0 ? 'BUY' : 'SELL', baseQty: '0.001', limitGtc: { price: String(30000 + (i % 3)) } } }),
+        // BUYs rest at 30000-30002 and each SELL at 29990 takes the best of them: the book churns
+        // while the resting count stays near zero, far under the 1,000 open-order cap.
+        body: JSON.stringify({ order: { symbol: 'BTC-USDC', side: i % 2 === 0 ? 'BUY' : 'SELL', baseQty: '0.001', limitGtc: { price: i % 2 === 0 ? String(30000 + (i % 3)) : '29990' } } }),
       });
       await res.body.dump();
       return res.statusCode === 200;
@@ -167,7 +169,7 @@ export async function run(): Promise<string> {
     return [
       `### Subscribers that never read, ${ORDER_RATE} orders/s offered (bench/slow-subscribers.bench.ts)`,
       '',
-      `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis, default stream limits. Orders (session-authenticated, BUY and SELL of 0.001 BTC crossing at 30000-30002) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE and 2 graphql-ws orderBookUpdates subscribers that never read their sockets.`,
+      `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis, default stream limits. Orders (session-authenticated, BUYs of 0.001 BTC resting at 30000-30002, SELLs at 29990 taking them) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE and 2 graphql-ws orderBookUpdates subscribers that never read their sockets.`,
       '',
       '| stage | requests | offered/s | ok | p50 ms | p99 ms | max ms | failed / shed |',
       '|---|---|---:|---:|---:|---:|---:|---|',
