@@ -1,4 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Pool } from 'undici';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
+import { TEST_OPERATOR_TOKEN } from '../test/helpers/infra.ts';
 
 /**
  * Measures operations per second of a function, in the same process as its baseline, so
@@ -79,4 +82,28 @@ export async function healthzOpenLoop(pool: Pool, label: string, rate: number, s
   latencies.sort((a, b) => a - b);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
   return { label, p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1] as number, n: latencies.length };
+}
+
+/**
+ * The service (src/main.ts under `root`) as a production child process on PostgreSQL and
+ * Redis, with its own schema and key prefix, so a bench measures it from outside.
+ */
+export function spawnServer(root: string, schema: string, port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: `${schema}:`,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Client } from 'graphql-ws';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { healthzOpenLoop } from './harness.ts';
+import { healthzOpenLoop, spawnServer } from './harness.ts';
 import { signIn } from '../test/helpers/auth.ts';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
+import { TEST_DATABASE_URL } from '../test/helpers/env.ts';
 import { wsClient } from '../test/helpers/graphql.ts';
-import { TEST_OPERATOR_TOKEN, dropSchema, uniqueName } from '../test/helpers/infra.ts';
+import { dropSchema, uniqueName } from '../test/helpers/infra.ts';
 import { freePort } from '../test/helpers/redisServer.ts';
 import { placeOrder, trader } from '../test/helpers/trading.ts';
 
@@ -50,25 +50,7 @@ const row = (s: Stage) => `| ${s.label} | ${s.n} | ${s.resumes ?? 0} | ${s.p50.t
 
 const openLoop = (pool: Pool, label: string): Promise<Stage> => healthzOpenLoop(pool, label, RATE, STAGE_SECONDS);
 
-function startServer(schema: string, port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: `${schema}:`,
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
+const startServer = (schema: string, port: number): ChildProcess => spawnServer(SERVER_ROOT, schema, port, { TRUST_PROXY: 'true' });
 
 async function ready(url: string): Promise<void> {
   for (let i = 0; i < 600 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { Pool } from 'undici';
+import { spawnServer } from './harness.ts';
 import WebSocket from 'ws';
 import type { SignedIn } from '../test/helpers/auth.ts';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
-import { TEST_OPERATOR_TOKEN, dropSchema, uniqueName } from '../test/helpers/infra.ts';
+import { dropSchema, uniqueName } from '../test/helpers/infra.ts';
 import { freePort } from '../test/helpers/redisServer.ts';
 import { trader } from '../test/helpers/trading.ts';
 
@@ -96,22 +95,7 @@ export async function run(): Promise<string> {
   const schema = uniqueName('benchslow');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: `${schema}:`,
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnServer(path.resolve(import.meta.dirname, '..'), schema, port);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   try {

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { healthzOpenLoop } from './harness.ts';
+import { healthzOpenLoop, spawnServer } from './harness.ts';
 import { signIn, type SignedIn } from '../test/helpers/auth.ts';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
-import { TEST_OPERATOR_TOKEN, dropSchema, uniqueName } from '../test/helpers/infra.ts';
+import { dropSchema, uniqueName } from '../test/helpers/infra.ts';
 import { freePort } from '../test/helpers/redisServer.ts';
 
 /**
@@ -53,23 +52,7 @@ export async function run(): Promise<string> {
   const schema = uniqueName('benchws');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: `${schema}:`,
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnServer(SERVER_ROOT, schema, port, { TRUST_PROXY: 'true' });
   let stopSubscribers = () => undefined as unknown;
   try {
     for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
