@@ -4,7 +4,7 @@ import { DeleteWhiteboardDocument, WhiteboardExportDocument, WhiteboardMembersDo
 import { api, signIn, type SignedIn } from '../helpers/auth.ts';
 import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { BOARDS, createBoard, openRoom, outcome, type Room } from '../helpers/rooms.ts';
+import { BOARDS, createBoard, outcome, OpenRooms, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -14,18 +14,14 @@ import { pollUntil } from '../helpers/wait.ts';
  * over /v1 and GraphQL, with @hocuspocus/provider as the room client.
  */
 let server: RunningApp;
-const rooms: Room[] = [];
-const open = (boardId: string, token: string) => {
-  const room = openRoom(server.url, boardId, token);
-  rooms.push(room);
-  return room;
-};
+const rooms = new OpenRooms(() => server.url);
+const open = rooms.open.bind(rooms);
 
 beforeAll(async () => {
   server = await startTestApp();
 });
 afterEach(() => {
-  for (const room of rooms.splice(0)) room.destroy();
+  rooms.destroyAll();
 });
 afterAll(async () => {
   await server?.close();

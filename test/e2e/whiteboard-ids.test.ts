@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, liftLimits, signIn, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { BOARDS, createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { BOARDS, createBoard, outcome, texts, OpenRooms } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -11,18 +11,14 @@ import { pollUntil } from '../helpers/wait.ts';
  * member cannot keep a second room open under another spelling.
  */
 let server: RunningApp;
-const rooms: Room[] = [];
-const open = (boardId: string, token: string) => {
-  const room = openRoom(server.url, boardId, token);
-  rooms.push(room);
-  return room;
-};
+const rooms = new OpenRooms(() => server.url);
+const open = rooms.open.bind(rooms);
 
 beforeAll(async () => {
   server = await startTestApp();
 });
 afterEach(() => {
-  for (const room of rooms.splice(0)) room.destroy();
+  rooms.destroyAll();
 });
 afterAll(async () => {
   await server?.close();

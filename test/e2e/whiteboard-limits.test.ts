@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BOARDS_PER_ACCOUNT, MAX_MEMBERS_PER_BOARD } from '../../src/services/whiteboards.ts';
 import { api, signIn } from '../helpers/auth.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
-import { BOARDS, createBoard, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { BOARDS, createBoard, outcome, texts, OpenRooms, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -14,7 +14,7 @@ import { pollUntil } from '../helpers/wait.ts';
  * read-only one may not broadcast, and sync requests are counted.
  */
 let server: RunningApp;
-const rooms: Room[] = [];
+const rooms = new OpenRooms(() => server.url);
 
 beforeAll(async () => {
   server = await startTestApp({
@@ -22,17 +22,13 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
-  for (const room of rooms.splice(0)) room.destroy();
+  rooms.destroyAll();
 });
 afterAll(async () => {
   await server?.close();
 });
 
-const open = (boardId: string, token: string) => {
-  const room = openRoom(server.url, boardId, token);
-  rooms.push(room);
-  return room;
-};
+const open = rooms.open.bind(rooms);
 
 const gql = (auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) =>
   api(server.url, 'POST', '/graphql', { query, variables }, auth);

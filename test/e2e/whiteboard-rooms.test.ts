@@ -7,22 +7,18 @@ import { api, onboard, signIn, type SignedIn } from '../helpers/auth.ts';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { dropSchema, startTestApp, testDatabase, testStore, type RunningApp } from '../helpers/infra.ts';
-import { apiKeyRoomToken, BOARDS, createBoard, keyFor, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
+import { apiKeyRoomToken, BOARDS, createBoard, keyFor, outcome, texts, OpenRooms, type Room } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 let server: RunningApp;
-const rooms: Room[] = [];
-const open = (boardId: string, token: string | (() => string), url = server.url) => {
-  const room = openRoom(url, boardId, token);
-  rooms.push(room);
-  return room;
-};
+const rooms = new OpenRooms(() => server.url);
+const open = rooms.open.bind(rooms);
 
 beforeAll(async () => {
   server = await startTestApp();
 });
 afterEach(() => {
-  for (const room of rooms.splice(0)) room.destroy();
+  rooms.destroyAll();
 });
 afterAll(async () => {
   await server?.close();
@@ -246,7 +242,7 @@ describe('whiteboard rooms at /collab', () => {
       expect(await outcome(b)).toBe('synced');
       expect(texts(b).toJSON()).toEqual({ debounced: 'yes', 'at-shutdown': 'yes' });
     } finally {
-      for (const room of rooms.splice(0)) room.destroy();
+      rooms.destroyAll();
       await app?.app.close();
       await second?.close();
       await store.flush();
@@ -272,7 +268,7 @@ describe('whiteboard rooms at /collab', () => {
       expect(hocuspocus.loadingDocuments.has(broken)).toBe(false);
       const ok = open(fine, owner.token);
       expect(await outcome(ok)).toBe('synced');
-      for (const room of rooms.splice(0)) room.destroy();
+      rooms.destroyAll();
       await pollUntil(() => hocuspocus.getDocumentsCount() === 0, 5000);
       expect(hocuspocus.getDocumentsCount()).toBe(0);
     } finally {
@@ -289,7 +285,7 @@ describe('room limits (small limits to reach them)', () => {
     });
   });
   afterAll(async () => {
-    for (const room of rooms.splice(0)) room.destroy();
+    rooms.destroyAll();
     await limited?.close();
   });
 

@@ -85,6 +85,23 @@ export function openRoom(baseUrl: string, boardId: string, token: string | (() =
   };
 }
 
+/** The rooms a test file opens, destroyed together after each test (or sooner). */
+export class OpenRooms {
+  private readonly rooms: Room[] = [];
+
+  constructor(private readonly baseUrl: () => string) {}
+
+  open(boardId: string, token: string | (() => string), url = this.baseUrl()): Room {
+    const room = openRoom(url, boardId, token);
+    this.rooms.push(room);
+    return room;
+  }
+
+  destroyAll(): void {
+    for (const room of this.rooms.splice(0)) room.destroy();
+  }
+}
+
 /** Waits for a room to be refused, or to sync; returns which. */
 export async function outcome(room: Room, timeoutMs = 5000): Promise<'synced' | 'refused'> {
   let synced = false;
