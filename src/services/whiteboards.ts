@@ -85,7 +85,7 @@ export interface WhiteboardExport {
 const BOARD_INCLUDE = (rootAccountId: bigint) =>
   ({
     ownerAccount: { select: { publicId: true } },
-    aclEntries: { where: { principalAccountId: rootAccountId }, select: { role: true } },
+    aclEntries: { where: { principalAccountId: rootAccountId }, select: { role: true, principalAccountId: true } },
   }) satisfies Prisma.WhiteboardInclude;
 
 type BoardRow = Prisma.WhiteboardGetPayload<{ include: ReturnType<typeof BOARD_INCLUDE> }>;
@@ -97,11 +97,16 @@ function mayWrite(caller: Caller): boolean {
   return caller.kind === 'session' || caller.permissions.has(WHITEBOARD_WRITE_PERMISSION);
 }
 
+/** The caller's ACL entry: the rows hold either only it or, for a GraphQL members selection, every entry. */
+function callerEntry(row: BoardRow, caller: Caller) {
+  return row.aclEntries.find((e) => e.principalAccountId === caller.rootAccountId);
+}
+
 function accessOf(row: BoardRow, caller: Caller): ResolvedAccess | undefined {
   return resolveAccess(
     {
       isOwner: row.ownerAccountId === caller.rootAccountId,
-      memberRole: row.aclEntries[0]?.role as MemberRole | undefined,
+      memberRole: callerEntry(row, caller)?.role as MemberRole | undefined,
       audience: row.audience as Audience,
       defaultRole: row.defaultRole as DefaultRole,
       archived: row.archivedAt !== null,
@@ -161,7 +166,7 @@ export function createWhiteboardService(deps: {
    * owning it nor in its ACL, is remembered from the first visit on, so the list shows it.
    */
   async function recordVisit(caller: Caller, row: BoardRow): Promise<void> {
-    if (row.ownerAccountId === caller.rootAccountId || row.aclEntries.length > 0) return;
+    if (row.ownerAccountId === caller.rootAccountId || callerEntry(row, caller)) return;
     await db.whiteboardVisit.createMany({
       data: [{ whiteboardId: row.id, accountId: caller.rootAccountId, firstVisitedAt: clock.now() }],
       skipDuplicates: true,
@@ -213,7 +218,17 @@ export function createWhiteboardService(deps: {
      * first. A board open to every signed-in account is listed to others only once they
      * have visited it (GET or its room), and only while the link still opens it.
      */
-    async listWhiteboards(caller: Caller, input: { includeArchived?: boolean; limit?: number; pageToken?: string }) {
+    async listWhiteboards(
+      caller: Caller,
+      input: { includeArchived?: boolean; limit?: number; pageToken?: string },
+      /**
+       * Relations a GraphQL selection reads besides the ones access needs (Pothos' query for
+       * the Whiteboard type): they are read with the page, one statement per relation
+       * whatever its size. Its `aclEntries`, when given, lists every entry, each with its
+       * `principalAccountId`, and stands in for the caller's own.
+       */
+      include: Prisma.WhiteboardInclude = {},
+    ) {
       requirePermission(caller, 'READ');
       const limit = pageLimit(input.limit, WHITEBOARD_LIST_MAX, WHITEBOARD_LIST_DEFAULT);
       const includeArchived = input.includeArchived ?? false;
@@ -245,15 +260,15 @@ export function createWhiteboardService(deps: {
               : {},
           ],
         },
-        include: BOARD_INCLUDE(caller.rootAccountId),
+        include: { ...BOARD_INCLUDE(caller.rootAccountId), ...include },
         orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
         take: limit + 1,
       });
-      const page = toPage(rows, limit, pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
-      const boards: WhiteboardItem[] = [];
+      const page = toPage(rows as BoardRow[], limit, pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
+      const boards: (WhiteboardItem & { row: BoardRow })[] = [];
       for (const row of page.items) {
         const access = accessOf(row, caller);
-        if (access) boards.push({ board: boardView(row), access });
+        if (access) boards.push({ board: boardView(row), access, row });
       }
       return { boards, nextPageToken: page.nextPageToken };
     },

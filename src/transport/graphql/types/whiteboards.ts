@@ -1,7 +1,9 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { invalidArgument } from '../../../domain/errors.ts';
-import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
-import type { Scene } from '../../../services/whiteboardScene.ts';
-import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember, type WhiteboardView } from '../../../services/whiteboards.ts';
+import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Audience, type DefaultRole, type MemberRole, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
+import { EMPTY_SCENE, type Scene } from '../../../services/whiteboardScene.ts';
+import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
+import type { Whiteboard } from '../../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -38,23 +40,40 @@ const Deleted = builder.objectRef<{ boardId: string }>('WhiteboardDeleted').impl
   fields: (t) => ({ boardId: t.exposeString('boardId') }),
 });
 
-const Board = builder.objectRef<WhiteboardView>('Whiteboard').implement({
+/**
+ * A board is its Prisma row: a page of boards reads the relations its selection asks for
+ * (the owner's id, the members) with the page, one statement per relation, instead of one
+ * query per board.
+ */
+const Board = builder.prismaObject('Whiteboard', {
   description: 'A collaborative whiteboard (spec 2.13); its live room is the WebSocket /collab, document name = boardId',
   fields: (t) => ({
     boardId: t.exposeString('boardId'),
-    ownerAccountId: t.exposeString('ownerAccountId'),
+    ownerAccountId: t.string({ select: { ownerAccount: { select: { publicId: true } } }, resolve: (b) => b.ownerAccount.publicId }),
     title: t.exposeString('title'),
-    audience: t.field({ type: Audience, resolve: (b) => b.audience }),
-    defaultRole: t.field({ type: DefaultRole, resolve: (b) => b.defaultRole }),
+    audience: t.field({ type: Audience, resolve: (b) => b.audience as Audience }),
+    defaultRole: t.field({ type: DefaultRole, resolve: (b) => b.defaultRole as DefaultRole }),
     accessVersion: t.field({ type: 'Int64', resolve: (b) => b.accessVersion }),
-    initialSnapshot: t.field({ type: SceneRef, resolve: (b) => b.initialSnapshot }),
+    initialSnapshot: t.field({ type: SceneRef, resolve: (b) => (b.initialSnapshot as unknown as Scene | null) ?? EMPTY_SCENE }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (b) => b.archivedAt }),
     members: t.field({
       type: [MemberRef],
       description: 'The owner first, then every member by when it was added (GET /v1/collab/whiteboards/{boardId}/members)',
-      resolve: (b, _args, ctx) => ctx.services.whiteboards.listWhiteboardMembers(callerOf(ctx), { boardId: b.boardId }),
+      // `principalAccountId` lets the list service find the caller's own entry among these
+      // (listWhiteboards' `include`).
+      select: {
+        ownerAccount: { select: { publicId: true } },
+        aclEntries: {
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: { role: true, createdAt: true, principalAccountId: true, principalAccount: { select: { publicId: true } } },
+        },
+      },
+      resolve: (b) => [
+        { accountId: b.ownerAccount.publicId, role: 'OWNER' as const, addedAt: b.createdAt },
+        ...b.aclEntries.map((e) => ({ accountId: e.principalAccount.publicId, role: e.role as MemberRole, addedAt: e.createdAt })),
+      ],
     }),
     currentScene: t.field({
       type: SceneRef,
@@ -83,9 +102,13 @@ const Access = builder.objectRef<ResolvedAccess>('WhiteboardAccess').implement({
   }),
 });
 
-const Item = builder.objectRef<WhiteboardItem>('WhiteboardItem').implement({
+/** A listed item carries its row, read with the page; one a mutation or a single read answers is read here by its id. */
+const Item = builder.objectRef<WhiteboardItem & { row?: Whiteboard }>('WhiteboardItem').implement({
   fields: (t) => ({
-    board: t.field({ type: Board, resolve: (i) => i.board }),
+    board: t.prismaField({
+      type: Board,
+      resolve: (query, i, _args, ctx) => i.row ?? ctx.db.whiteboard.findUniqueOrThrow({ ...query, where: { boardId: i.board.boardId } }),
+    }),
     access: t.field({ type: Access, resolve: (i) => i.access }),
   }),
 });
@@ -96,12 +119,14 @@ builder.objectFields(ViewerRef, (t) => ({
       type: Item,
       description: 'Boards the caller owns or is a member of, most recently updated first',
       args: { includeArchived: t.arg.boolean() },
-      resolve: (caller, args, ctx) =>
+      resolve: (caller, args, ctx, info) =>
         connectionFromPage(args, WHITEBOARD_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.whiteboards.listWhiteboards(caller, {
-            ...page,
-            ...(args.includeArchived != null ? { includeArchived: args.includeArchived } : {}),
-          });
+          const query = queryFromInfo({ context: ctx, info, typeName: 'Whiteboard', path: ['edges', 'node', 'board'] });
+          const r = await ctx.services.whiteboards.listWhiteboards(
+            caller,
+            { ...page, ...(args.includeArchived != null ? { includeArchived: args.includeArchived } : {}) },
+            'include' in query ? query.include : {},
+          );
           return { items: r.boards, nextPageToken: r.nextPageToken };
         }),
     },

@@ -1,0 +1,132 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboard, type SignedIn } from '../helpers/auth.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+
+/**
+ * The projected read models are Pothos Prisma types (issue 28): a UI query for a page of N
+ * items with nested relations costs a bounded number of SQL statements, whatever N. They
+ * are counted where every one of them passes, the pg pool behind Prisma's driver adapter,
+ * and only those run on behalf of the counted request (its async context), so the
+ * background pollers of the running app do not count.
+ */
+const request = new AsyncLocalStorage<string[]>();
+const poolQuery = pg.Pool.prototype.query;
+beforeAll(() => {
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    request.getStore()?.push(typeof config === 'string' ? config : (config.text ?? ''));
+    return (poolQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof poolQuery;
+});
+afterAll(() => {
+  pg.Pool.prototype.query = poolQuery;
+});
+
+let server: RunningApp;
+let me: SignedIn;
+let other: SignedIn;
+/** The statements of the request in flight that carries the `x-count-statements` header. */
+let counted: string[] = [];
+beforeAll(async () => {
+  server = await startTestApp();
+  [me, other] = await Promise.all([onboard(server.url), onboard(server.url)]);
+  const http = server.app.http.server;
+  const listeners = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  http.removeAllListeners('request');
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const run = () => listeners.forEach((l) => l.call(http, req, res));
+    if (req.headers['x-count-statements']) request.run(counted, run);
+    else run();
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const accountId = async (publicId: string) => (await server.database.prisma.account.findUniqueOrThrow({ where: { publicId } })).id;
+
+/** The statements one GraphQL request runs. */
+async function countStatements(query: string): Promise<{ count: number; data: any }> {
+  counted = [];
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-count-statements': '1', ...me.auth },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await res.json()) as { data?: unknown; errors?: unknown };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  if (process.env.SQL_DEBUG) console.info(counted.map((s) => '>> ' + s.replace(/\s+/g, ' ').slice(0, 140)).join('\n'));
+  return { count: counted.length, data: body.data };
+}
+
+/** Both accounts' rows are replaced by `n` of each kind, every one with three children. */
+async function seed(n: number) {
+  const db = server.database.prisma;
+  const [mine, theirs] = await Promise.all([accountId(me.rootAccountId), accountId(other.rootAccountId)]);
+  await db.layout.deleteMany({ where: { viewerAccountId: { in: [mine, theirs] } } });
+  await db.whiteboard.deleteMany({ where: { ownerAccountId: { in: [mine, theirs] } } });
+  for (const owner of [mine, theirs]) {
+    for (let i = 0; i < n; i++) {
+      await db.layout.create({
+        data: {
+          viewerAccountId: owner,
+          layoutId: BigInt(i + 1),
+          name: `layout ${i}`,
+          panelViewState: new Uint8Array([i % 256]),
+          widgets: {
+            create: ['a', 'b', 'c'].map((widgetId, position) => ({ widgetId, widgetType: 'CHART' as const, widgetConfig: new Uint8Array([position]), position })),
+          },
+        },
+      });
+      // My boards are shared with the other account, theirs with me: each side lists its own and the shared ones.
+      await db.whiteboard.create({
+        data: {
+          ownerAccountId: owner,
+          title: `board ${i}`,
+          aclEntries: { create: [{ principalAccountId: owner === mine ? theirs : mine, role: 'EDITOR' }] },
+        },
+      });
+    }
+  }
+}
+
+const layoutsQuery = `{ viewer { layouts(first: 100) { edges { node { viewerId layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`;
+const boardsQuery = `{ viewer { whiteboards(first: 100) { edges { node { board { boardId title ownerAccountId members { accountId role addedAt } } access { role } } } } } }`;
+
+describe('nested UI queries issue a bounded number of SQL statements', () => {
+  const counts: Record<string, number[]> = { layouts: [], boards: [] };
+
+  it.each([1, 50])('with %i items of each kind', async (n) => {
+    await seed(n);
+    const layouts = await countStatements(layoutsQuery);
+    const edges = layouts.data.viewer.layouts.edges as { node: { name: string; widgets: { widgetId: string }[] } }[];
+    expect(edges).toHaveLength(n);
+    expect(edges.every((e) => e.node.widgets.map((w) => w.widgetId).join() === 'a,b,c')).toBe(true);
+    counts.layouts!.push(layouts.count);
+
+    const boards = await countStatements(boardsQuery);
+    const items = boards.data.viewer.whiteboards.edges as { node: { board: { ownerAccountId: string; members: { accountId: string; role: string }[] } } }[];
+    // n boards of mine and n shared with me.
+    expect(items).toHaveLength(2 * n);
+    for (const { node } of items) {
+      const memberIds = node.board.members.map((m) => m.accountId).sort();
+      expect(memberIds).toEqual([me.rootAccountId, other.rootAccountId].sort());
+      expect(node.board.members[0]).toMatchObject({ accountId: node.board.ownerAccountId, role: 'OWNER' });
+    }
+    counts.boards!.push(boards.count);
+
+    // What every request costs before its query runs (authentication: the session, its account).
+    const fixed = (await countStatements('{ viewer { __typename } }')).count;
+    expect(fixed).toBeGreaterThan(0);
+    for (const c of [layouts.count, boards.count]) expect(c - fixed).toBeLessThanOrEqual(4);
+  });
+
+  it('the count does not depend on the page size', () => {
+    console.info(`SQL statements for N=1 and N=50: ${JSON.stringify(counts)}`);
+    expect(counts.layouts![0]).toBe(counts.layouts![1]);
+    expect(counts.boards![0]).toBe(counts.boards![1]);
+  });
+});
