@@ -249,8 +249,8 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`layouts:${viewerId}`}, 0))`;
   }
 
-  async function findLayout(tx: Tx | Db, viewerId: bigint, layoutId: bigint): Promise<LayoutRow> {
-    const row = await tx.layout.findUnique({ where: { viewerAccountId_layoutId: { viewerAccountId: viewerId, layoutId } }, include: LAYOUT_INCLUDE });
+  async function findLayout(tx: Tx | Db, viewerId: bigint, layoutId: bigint, include: Prisma.LayoutInclude = {}): Promise<LayoutRow> {
+    const row = await tx.layout.findUnique({ where: { viewerAccountId_layoutId: { viewerAccountId: viewerId, layoutId } }, include: { ...LAYOUT_INCLUDE, ...include } });
     if (!row) throw layoutNotFound();
     return row;
   }
@@ -308,8 +308,11 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
   }
 
   return {
-    /** Most recently updated first. */
-    async listLayouts(caller: Caller, input: { limit?: number; pageToken?: string }) {
+    /**
+     * Most recently updated first. `include` adds the relations a GraphQL selection reads
+     * (Pothos' query for the Layout type), read with the page; the rows are answered too.
+     */
+    async listLayouts(caller: Caller, input: { limit?: number; pageToken?: string }, include: Prisma.LayoutInclude = {}) {
       const v = viewer(caller);
       const limit = pageLimit(input.limit, LAYOUTS_LIST_MAX, LAYOUTS_LIST_DEFAULT);
       const binding = { operation: 'listLayouts', caller: v.publicId, filters: { order: 'updatedAt desc' } };
@@ -321,17 +324,19 @@ export function createLayoutService(deps: { db: Db; clock: Clock; pageTokens: Pa
             ? { OR: [{ updatedAt: { lt: new Date(cursor.updatedAt) } }, { updatedAt: new Date(cursor.updatedAt), id: { lt: BigInt(cursor.id) } }] }
             : {}),
         },
-        include: LAYOUT_INCLUDE,
+        include: { ...LAYOUT_INCLUDE, ...include },
         orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
         take: limit + 1,
       });
-      const page = toPage(rows, limit, pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
-      return { layouts: page.items.map((r) => layoutView(r, v.viewerId)), nextPageToken: page.nextPageToken };
+      const page = toPage(rows as LayoutRow[], limit, pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
+      return { layouts: page.items.map((r) => layoutView(r, v.viewerId)), rows: page.items, nextPageToken: page.nextPageToken };
     },
 
-    async getLayout(caller: Caller, input: { layoutId: bigint }) {
+    /** `include` as for listLayouts. */
+    async getLayout(caller: Caller, input: { layoutId: bigint }, include: Prisma.LayoutInclude = {}) {
       const v = viewer(caller);
-      return { layout: layoutView(await findLayout(db, v.id, input.layoutId), v.viewerId) };
+      const row = await findLayout(db, v.id, input.layoutId, include);
+      return { layout: layoutView(row, v.viewerId), row };
     },
 
     /**

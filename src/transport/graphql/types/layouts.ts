@@ -7,7 +7,11 @@ import {
   type LayoutView,
   type TemplateRef,
   type WidgetView,
+  viewerIdOf,
 } from '../../../services/layouts.ts';
+import type { Prisma } from '../../../generated/prisma/client.ts';
+import type { GraphQLContext } from '../context.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import { decodeBytes, encodeBytes } from '../bytes.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
@@ -29,18 +33,31 @@ const Widget = builder.objectRef<WidgetView>('LayoutWidget').implement({
   }),
 });
 
-const Layout = builder.objectRef<LayoutView>('Layout').implement({
+/**
+ * A layout is its Prisma row, read with the widgets its selection asks for: a page of
+ * layouts reads them in one statement whatever its size. Rows are only ever the caller's
+ * own (the service's `where`), so the viewer is the caller.
+ */
+const Layout = builder.prismaObject('Layout', {
   description: 'A saved UI layout (spec 2.5)',
   fields: (t) => ({
-    viewerId: t.field({ type: 'Int64', resolve: (l) => l.viewerId }),
-    layoutId: t.field({ type: 'Int64', resolve: (l) => l.layoutId }),
+    viewerId: t.field({ type: 'Int64', resolve: (_l, _args, ctx) => viewerIdOf(callerOf(ctx).rootPublicId) }),
+    layoutId: t.expose('layoutId', { type: 'Int64' }),
     name: t.exposeString('name'),
     isDefault: t.exposeBoolean('isDefault'),
     panelViewState: t.string({ description: 'base64', resolve: (l) => encodeBytes(l.panelViewState) }),
-    widgets: t.field({ type: [Widget], resolve: (l) => l.widgets }),
-    updatedAtMs: t.field({ type: 'Int64', resolve: (l) => l.updatedAtMs }),
+    widgets: t.field({ type: [Widget], select: { widgets: { orderBy: { position: 'asc' } } }, resolve: (l) => l.widgets }),
+    updatedAtMs: t.field({ type: 'Int64', resolve: (l) => BigInt(l.updatedAt.getTime()) }),
   }),
 });
+
+/** A layout a mutation wrote, read back (with the selection's relations) by its key under the caller's account. */
+function writtenLayout(query: { include?: Prisma.LayoutInclude }, ctx: GraphQLContext, layout: LayoutView) {
+  return ctx.db.layout.findUniqueOrThrow({
+    ...query,
+    where: { viewerAccountId_layoutId: { viewerAccountId: callerOf(ctx).rootAccountId, layoutId: layout.layoutId } },
+  });
+}
 
 const TemplateRefType = builder.objectRef<TemplateRef>('LayoutTemplateRef').implement({
   fields: (t) => ({ ownerId: t.exposeString('ownerId'), templateId: t.exposeString('templateId') }),
@@ -94,19 +111,20 @@ builder.objectFields(ViewerRef, (t) => ({
     {
       type: Layout,
       description: 'The caller’s layouts, most recently updated first',
-      resolve: (caller, args, ctx) =>
+      resolve: (caller, args, ctx, info) =>
         connectionFromPage(args, LAYOUTS_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.layouts.listLayouts(caller, page);
-          return { items: r.layouts, nextPageToken: r.nextPageToken };
+          const query = queryFromInfo({ context: ctx, info, typeName: 'Layout', path: ['edges', 'node'] });
+          const r = await ctx.services.layouts.listLayouts(caller, page, 'include' in query ? query.include : {});
+          return { items: r.rows, nextPageToken: r.nextPageToken };
         }),
     },
     { name: 'LayoutConnection' },
     { name: 'LayoutEdge' },
   ),
-  layout: t.field({
+  layout: t.prismaField({
     type: Layout,
     args: { layoutId: t.arg({ type: 'Int64', required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayout(caller, args)).layout,
+    resolve: async (query, caller, args, ctx) => (await ctx.services.layouts.getLayout(caller, args, query.include ?? {})).row,
   }),
   layoutTemplates: t.connection(
     {
@@ -187,11 +205,11 @@ const PublishInput = builder.inputType('PublishLayoutInput', {
 });
 
 builder.mutationFields((t) => ({
-  upsertLayout: t.field({
+  upsertLayout: t.prismaField({
     type: Layout,
     args: { layout: t.arg({ type: LayoutInput, required: true }) },
-    resolve: async (_root, { layout }, ctx) =>
-      (
+    resolve: async (query, _root, { layout }, ctx) =>
+      writtenLayout(query, ctx, (
         await ctx.services.layouts.upsertLayout(callerOf(ctx), {
           layout: {
             name: layout.name,
@@ -209,7 +227,7 @@ builder.mutationFields((t) => ({
               : {}),
           },
         })
-      ).layout,
+      ).layout),
   }),
   deleteLayout: t.field({
     type: 'Int64',
@@ -234,7 +252,7 @@ builder.mutationFields((t) => ({
         ...(input.changelog != null ? { changelog: input.changelog } : {}),
       }),
   }),
-  useLayoutTemplate: t.field({
+  useLayoutTemplate: t.prismaField({
     type: Layout,
     description: 'Copies a template version (the latest when omitted) into your layouts',
     args: {
@@ -244,8 +262,8 @@ builder.mutationFields((t) => ({
       name: t.arg.string(),
       isDefault: t.arg.boolean(),
     },
-    resolve: async (_root, args, ctx) =>
-      (
+    resolve: async (query, _root, args, ctx) =>
+      writtenLayout(query, ctx, (
         await ctx.services.layouts.useLayoutTemplate(callerOf(ctx), {
           ownerId: args.ownerId,
           templateId: args.templateId,
@@ -253,6 +271,6 @@ builder.mutationFields((t) => ({
           ...(args.name != null ? { name: args.name } : {}),
           ...(args.isDefault != null ? { isDefault: args.isDefault } : {}),
         })
-      ).layout,
+      ).layout),
   }),
 }));
