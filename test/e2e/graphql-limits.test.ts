@@ -118,7 +118,7 @@ describe('the UI\'s pages fit the cost limit', () => {
       }
       triggers(limit: 50) { nextPageToken triggers { triggerId clientTriggerId symbol triggerType status qty feeAsset parentOrderId createdAt updatedAt version state { childOrders cumFilledQty firePx held } } }
     }`,
-    boards: `{ viewer { whiteboards(first: 50) { edges { node { board { boardId title ownerAccountId audience defaultRole createdAt updatedAt archivedAt accessVersion } access { role permissions { canView canEdit canManage } } } } pageInfo { hasNextPage endCursor } } } }`,
+    boards: `{ viewer { whiteboards(first: 50) { edges { node { board { boardId title ownerAccountId audience defaultRole createdAt updatedAt archivedAt accessVersion members { accountId role addedAt } } access { role permissions { canView canEdit canManage } } } } pageInfo { hasNextPage endCursor } } } }`,
     layouts: `{ viewer { layouts(first: 20) { edges { node { layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`,
   };
   it.each(Object.entries(pages))('%s', async (_, query) => {
