@@ -91,7 +91,7 @@ const BOARD_INCLUDE = (rootAccountId: bigint) =>
 type BoardRow = Prisma.WhiteboardGetPayload<{ include: ReturnType<typeof BOARD_INCLUDE> }>;
 type Tx = Prisma.TransactionClient;
 
-const boardNotFound = () => new ApiError('not-found', 'whiteboard not found', { code: 'WHITEBOARD_NOT_FOUND' });
+export const boardNotFound = () => new ApiError('not-found', 'whiteboard not found', { code: 'WHITEBOARD_NOT_FOUND' });
 
 function mayWrite(caller: Caller): boolean {
   return caller.kind === 'session' || caller.permissions.has(WHITEBOARD_WRITE_PERMISSION);

@@ -58,7 +58,6 @@ async function countStatements(query: string): Promise<{ count: number; data: an
   });
   const body = (await res.json()) as { data?: unknown; errors?: unknown };
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  if (process.env.SQL_DEBUG) console.info(counted.map((s) => '>> ' + s.replace(/\s+/g, ' ').slice(0, 140)).join('\n'));
   return { count: counted.length, data: body.data };
 }
 
@@ -108,7 +107,7 @@ describe('nested UI queries issue a bounded number of SQL statements', () => {
     counts.layouts!.push(layouts.count);
 
     const boards = await countStatements(boardsQuery);
-    const items = boards.data.viewer.whiteboards.edges as { node: { board: { ownerAccountId: string; members: { accountId: string; role: string }[] } } }[];
+    const items = boards.data.viewer.whiteboards.edges as { node: { board: { boardId: string; ownerAccountId: string; members: { accountId: string; role: string }[] } } }[];
     // n boards of mine and n shared with me.
     expect(items).toHaveLength(2 * n);
     for (const { node } of items) {
@@ -117,6 +116,10 @@ describe('nested UI queries issue a bounded number of SQL statements', () => {
       expect(node.board.members[0]).toMatchObject({ accountId: node.board.ownerAccountId, role: 'OWNER' });
     }
     counts.boards!.push(boards.count);
+    // A single board (no page to read it with) answers the same members, read by its id.
+    const first = items[0]!.node.board as { boardId?: string; members: unknown[] };
+    const single = await countStatements(`{ viewer { whiteboard(boardId: "${first.boardId}") { board { members { accountId role addedAt } } } } }`);
+    expect(single.data.viewer.whiteboard.board.members).toEqual(first.members);
 
     // What every request costs before its query runs (authentication: the session, its account).
     const fixed = (await countStatements('{ viewer { __typename } }')).count;

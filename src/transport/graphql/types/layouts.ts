@@ -10,9 +10,9 @@ import {
   viewerIdOf,
 } from '../../../services/layouts.ts';
 import type { Prisma } from '../../../generated/prisma/client.ts';
-import type { GraphQLContext } from '../context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import { decodeBytes, encodeBytes } from '../bytes.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -51,12 +51,12 @@ const Layout = builder.prismaObject('Layout', {
   }),
 });
 
-/** A layout a mutation wrote, read back (with the selection's relations) by its key under the caller's account. */
-function writtenLayout(query: { include?: Prisma.LayoutInclude }, ctx: GraphQLContext, layout: LayoutView) {
-  return ctx.db.layout.findUniqueOrThrow({
-    ...query,
-    where: { viewerAccountId_layoutId: { viewerAccountId: callerOf(ctx).rootAccountId, layoutId: layout.layoutId } },
-  });
+/**
+ * A layout a mutation wrote, read back (with the selection's relations) through the
+ * service, so one deleted meanwhile is its 404, not an internal error.
+ */
+async function writtenLayout(query: { include?: Prisma.LayoutInclude }, ctx: GraphQLContext, layout: LayoutView) {
+  return (await ctx.services.layouts.getLayout(callerOf(ctx), { layoutId: layout.layoutId }, query.include ?? {})).row;
 }
 
 const TemplateRefType = builder.objectRef<TemplateRef>('LayoutTemplateRef').implement({

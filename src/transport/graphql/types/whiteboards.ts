@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { invalidArgument } from '../../../domain/errors.ts';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Audience, type DefaultRole, type MemberRole, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
 import { EMPTY_SCENE, type Scene } from '../../../services/whiteboardScene.ts';
-import { WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
+import { boardNotFound, WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
 import type { Whiteboard } from '../../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -107,7 +107,13 @@ const Item = builder.objectRef<WhiteboardItem & { row?: Whiteboard }>('Whiteboar
   fields: (t) => ({
     board: t.prismaField({
       type: Board,
-      resolve: (query, i, _args, ctx) => i.row ?? ctx.db.whiteboard.findUniqueOrThrow({ ...query, where: { boardId: i.board.boardId } }),
+      resolve: async (query, i, _args, ctx) => {
+        if (i.row) return i.row;
+        // Deleted since the service answered it: the board's own 404, as a read would give.
+        const row = await ctx.db.whiteboard.findUnique({ ...query, where: { boardId: i.board.boardId } });
+        if (!row) throw boardNotFound();
+        return row;
+      },
     }),
     access: t.field({ type: Access, resolve: (i) => i.access }),
   }),
