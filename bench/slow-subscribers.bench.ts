@@ -118,7 +118,8 @@ export async function run(): Promise<string> {
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   try {
-    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    // Up to 2 minutes: on the shared machine a start (migrations included) has taken over 30 s.
+    for (let i = 0; i < 1200 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
     const buyer: SignedIn = await trader(url, { USDC: '100000000' });
     const seller: SignedIn = await trader(url, { BTC: '10000' });
     const pool = new Pool(url, { connections: 64 });
