@@ -17,11 +17,27 @@ import { trader } from '../test/helpers/trading.ts';
  * baseline), then with them. Latency is from each request's scheduled send time. After the
  * second stage the slow subscribers read again and report how their stream ended.
  *
- * Knobs: BENCH_ORDER_RATE (1000/s), BENCH_HEALTHZ_RATE (200/s), BENCH_STAGE_SECONDS (60).
+ * Knobs: BENCH_ORDER_RATE (1000/s), BENCH_HEALTHZ_RATE (200/s), BENCH_STAGE_SECONDS (60),
+ * BENCH_MAX_PENDING_EVENTS (64), BENCH_WS_SUBSCRIPTIONS (32).
+ *
+ * What the run is set up to show is the queue's bound, so two things that would end a
+ * never-reading subscriber first are moved out of its way:
+ * - the server's STREAM_IDLE_TIMEOUT_MS is 10 minutes (a graphql-ws socket that answers
+ *   no ping is otherwise dropped after 30 s, before its queue fills);
+ * - its SUBSCRIBER_MAX_PENDING_EVENTS is BENCH_MAX_PENDING_EVENTS (the default 5,000 book
+ *   deltas take minutes to queue at the rate this machine sustains).
+ * A subscriber's queue only grows once its socket's kernel buffers are full (about 4 MB on
+ * loopback here), so each never-reading graphql-ws socket carries BENCH_WS_SUBSCRIPTIONS
+ * subscriptions of the book (the per-connection cap is 32): each of them is a slow
+ * subscriber, and together they fill the buffers within seconds. An SSE connection carries
+ * one subscription, so it is cut off only once the book deltas of the stage alone exceed
+ * its buffers.
  */
 const ORDER_RATE = Number(process.env.BENCH_ORDER_RATE ?? 1000);
 const HEALTHZ_RATE = Number(process.env.BENCH_HEALTHZ_RATE ?? 200);
 const STAGE_SECONDS = Number(process.env.BENCH_STAGE_SECONDS ?? 60);
+const MAX_PENDING_EVENTS = Number(process.env.BENCH_MAX_PENDING_EVENTS ?? 64);
+const WS_SUBSCRIPTIONS = Number(process.env.BENCH_WS_SUBSCRIPTIONS ?? 32);
 const BOOK = 'subscription { orderBookUpdates(symbol: "BTC-USDC") { symbol sequence bids { price qty } asks { price qty } } }';
 
 interface Latencies {
@@ -85,7 +101,7 @@ async function pausedWs(url: string): Promise<{ ws: WebSocket; text: () => strin
   await new Promise((r) => ws.once('open', r));
   ws.send(JSON.stringify({ type: 'connection_init', payload: {} }));
   while (!text.includes('connection_ack')) await new Promise((r) => setTimeout(r, 10));
-  ws.send(JSON.stringify({ id: 'book', type: 'subscribe', payload: { query: BOOK } }));
+  for (let i = 0; i < WS_SUBSCRIPTIONS; i++) ws.send(JSON.stringify({ id: `book${i}`, type: 'subscribe', payload: { query: BOOK } }));
   await new Promise((r) => setTimeout(r, 200));
   ws.pause();
   return { ws, text: () => text, closed: () => closed };
@@ -95,11 +111,15 @@ export async function run(): Promise<string> {
   const schema = uniqueName('benchslow');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnServer(path.resolve(import.meta.dirname, '..'), schema, port);
+  const child = spawnServer(path.resolve(import.meta.dirname, '..'), schema, port, {
+    STREAM_IDLE_TIMEOUT_MS: '600000',
+    SUBSCRIBER_MAX_PENDING_EVENTS: String(MAX_PENDING_EVENTS),
+  });
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   try {
-    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    // Up to 2 minutes: on the shared machine a start (migrations included) has taken over 30 s.
+    for (let i = 0; i < 1200 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
     const buyer: SignedIn = await trader(url, { USDC: '100000000' });
     const seller: SignedIn = await trader(url, { BTC: '10000' });
     const pool = new Pool(url, { connections: 64 });
@@ -136,12 +156,26 @@ export async function run(): Promise<string> {
     const loaded = await stage();
     for (const s of sse) s.socket.resume();
     for (const s of ws) s.ws.resume();
-    await new Promise((r) => setTimeout(r, 5_000));
+    // Reading again, each drains what its buffers held; its stream's end is the last of it.
+    const wsEnded = (text: string) => [...text.matchAll(/"type":"(?:error|complete)","id"|"id":"book\d+","type":"(?:error|complete)"/g)].length;
+    for (let i = 0; i < 300; i++) {
+      const done = sse.every((s) => s.closed() || s.text().includes('event: complete')) && ws.every((s) => s.closed() !== undefined || wsEnded(s.text()) >= WS_SUBSCRIPTIONS);
+      if (done) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const alive = await fetch(`${url}/healthz`).then((r) => r.status, () => 0);
     const how = (text: string, closed: string | undefined) => (text.includes('SUBSCRIBER_TOO_SLOW') ? 'cut off with SUBSCRIBER_TOO_SLOW' : closed ? `dropped (${closed})` : 'still open');
+    const tooSlow = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.includes('SUBSCRIBER_TOO_SLOW'))
+        .map((line) => (JSON.parse(line) as { id: string }).id);
     const endings = [
-      ...sse.map((s) => `SSE: ${how(s.text(), s.closed() ? 'connection closed: idle timeout' : undefined)}`),
-      ...ws.map((s) => `graphql-ws: ${how(s.text(), s.closed() !== undefined ? `close ${s.closed()}: ping unanswered` : undefined)}`),
+      ...sse.map((s) => `SSE: ${how(s.text(), s.closed() ? 'connection closed' : undefined)}`),
+      ...ws.map((s) => {
+        const cut = new Set(tooSlow(s.text())).size;
+        return `graphql-ws socket: ${cut} of its ${WS_SUBSCRIPTIONS} subscriptions cut off with SUBSCRIBER_TOO_SLOW, ${WS_SUBSCRIPTIONS - cut} not (${s.closed() !== undefined ? `socket closed ${s.closed()}` : 'socket still open'})`;
+      }),
     ];
     for (const s of sse) s.socket.destroy();
     for (const s of ws) s.ws.terminate();
@@ -153,14 +187,14 @@ export async function run(): Promise<string> {
     return [
       `### Subscribers that never read, ${ORDER_RATE} orders/s offered (bench/slow-subscribers.bench.ts)`,
       '',
-      `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis, default stream limits. Orders (session-authenticated, BUYs of 0.001 BTC resting at 30000-30002, SELLs at 29990 taking them) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE and 2 graphql-ws orderBookUpdates subscribers that never read their sockets.`,
+      `Server: a child process (src/main.ts, NODE_ENV=production) on PostgreSQL and Redis; stream limits as the defaults but SUBSCRIBER_MAX_PENDING_EVENTS=${MAX_PENDING_EVENTS} and STREAM_IDLE_TIMEOUT_MS=600000, so the queue's bound is what ends a never-reading subscriber. Orders (session-authenticated, BUYs of 0.001 BTC resting at 30000-30002, SELLs at 29990 taking them) at ${ORDER_RATE}/s and GET /healthz at ${HEALTHZ_RATE}/s, open loop from the bench process, ${STAGE_SECONDS} s per stage; latency from the scheduled send time. Stage 2 adds 2 SSE connections (one orderBookUpdates subscription each) and 2 graphql-ws sockets (${WS_SUBSCRIPTIONS} orderBookUpdates subscriptions each) that never read.`,
       '',
       '| stage | requests | offered/s | ok | p50 ms | p99 ms | max ms | failed / shed |',
       '|---|---|---:|---:|---:|---:|---:|---|',
       row('1: no slow subscribers', 'GET /healthz', baseline.health, HEALTHZ_RATE),
       row('1: no slow subscribers', 'POST /v1/orders', baseline.orders, ORDER_RATE),
-      row('2: 2 SSE + 2 graphql-ws never reading', 'GET /healthz', loaded.health, HEALTHZ_RATE),
-      row('2: 2 SSE + 2 graphql-ws never reading', 'POST /v1/orders', loaded.orders, ORDER_RATE),
+      row(`2: 2 SSE + 2 graphql-ws (${WS_SUBSCRIPTIONS} each) never reading`, 'GET /healthz', loaded.health, HEALTHZ_RATE),
+      row(`2: 2 SSE + 2 graphql-ws (${WS_SUBSCRIPTIONS} each) never reading`, 'POST /v1/orders', loaded.orders, ORDER_RATE),
       '',
       `p99 stage 2 / stage 1: /healthz ${ratio(loaded.health, baseline.health)}, orders ${ratio(loaded.orders, baseline.orders)}. After stage 2 the server ${exited === undefined && alive === 200 ? 'is alive (/healthz 200)' : `is DOWN (exit ${exited}, /healthz ${alive})`}; the slow subscribers, reading again: ${endings.join('; ')}.`,
     ].join('\n');

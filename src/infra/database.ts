@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
@@ -251,7 +252,8 @@ async function openPostgres(url: string, schema: string | undefined, timeouts: D
 async function openPglite(dataDir: string): Promise<Database> {
   const dir = path.resolve(dataDir, 'pglite');
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  // pg_trgm: the migrations install it for the template title search index.
+  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
   return {
     kind: 'pglite',
