@@ -251,7 +251,7 @@ describe('compaction', () => {
     expect(await outcome(o)).toBe('synced');
     const payload = 'x'.repeat(1024);
     // The stores before compaction only merged (Y.mergeUpdates) each state into the stored one.
-    let mergedOnly = new Uint8Array((await storedRow(id)).yjsState!);
+    let mergedOnly: Uint8Array = new Uint8Array((await storedRow(id)).yjsState!);
     const store = async () => {
       const state = Y.encodeStateAsUpdate(o.doc);
       mergedOnly = Y.mergeUpdates([mergedOnly, state]);
