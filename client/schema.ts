@@ -1148,6 +1148,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collab/whiteboards/{boardId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The board’s version snapshots, newest first: one at most every 5 minutes of editing, the last 20 kept (anyone with a role on the board may read them) */
+        get: operations["listWhiteboardVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collab/whiteboards/{boardId}/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the board’s content that of one of its versions, as a new edit every open room receives (EDITOR or higher) */
+        post: operations["restoreWhiteboardVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/v1/rate-limit-overrides": {
         parameters: {
             query?: never;
@@ -5471,6 +5505,74 @@ export interface operations {
                                 canManage: boolean;
                             };
                         };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWhiteboardVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                boardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            versionId: string;
+                            createdAt: string;
+                            sizeBytes: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    restoreWhiteboardVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                boardId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boardId: string;
+                        versionId: string;
+                        restoredAt: string;
                     };
                 };
             };

@@ -25,6 +25,7 @@ import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
 import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, yjsToScene, type Scene } from './whiteboardScene.ts';
+import { compactState, restoreInto, VERSION_INTERVAL_MS, VERSIONS_KEPT } from './whiteboardVersions.ts';
 
 /**
  * Whiteboards (spec 2.13, 4.8): metadata, sharing and the stored Y.Doc of each board.
@@ -77,6 +78,26 @@ export interface WhiteboardMember {
   addedAt: Date;
 }
 
+export interface WhiteboardVersion {
+  versionId: string;
+  createdAt: Date;
+  /** The version's Y.Doc as one (garbage-collected) Yjs update. */
+  sizeBytes: number;
+}
+
+export interface WhiteboardRestored {
+  boardId: string;
+  versionId: string;
+  restoredAt: Date;
+}
+
+/**
+ * Applies `edit` to a board's document as one transaction: the open room's document when
+ * rooms run in this process (every connection receives the change, other processes through
+ * the Redis fan-out), stored afterwards.
+ */
+export type LiveEditor = (boardId: string, edit: (doc: Y.Doc) => void) => Promise<void>;
+
 export interface WhiteboardExport {
   boardId: string;
   scene: Scene;
@@ -92,6 +113,7 @@ type BoardRow = Prisma.WhiteboardGetPayload<{ include: ReturnType<typeof BOARD_I
 type Tx = Prisma.TransactionClient;
 
 export const boardNotFound = () => new ApiError('not-found', 'whiteboard not found', { code: 'WHITEBOARD_NOT_FOUND' });
+const versionNotFound = () => new ApiError('not-found', 'whiteboard version not found', { code: 'WHITEBOARD_VERSION_NOT_FOUND' });
 
 function mayWrite(caller: Caller): boolean {
   return caller.kind === 'session' || caller.permissions.has(WHITEBOARD_WRITE_PERMISSION);
@@ -152,6 +174,58 @@ export function createWhiteboardService(deps: {
   markCritical(deps.events, accessTopic);
   /** The open room documents of this process (set by the rooms), read by export. */
   let liveDocument: (boardId: string) => Y.Doc | undefined = () => undefined;
+  /** Without rooms in this process, an edit goes to the stored state (merged like a room's store). */
+  let editLive: LiveEditor = async (boardId, edit) => {
+    const stored = await loadContent(boardId);
+    if (stored === undefined) throw boardNotFound();
+    const doc = new Y.Doc();
+    try {
+      if (stored.length > 0) Y.applyUpdate(doc, stored);
+      edit(doc);
+      await storeContent(boardId, Y.encodeStateAsUpdate(doc));
+    } finally {
+      doc.destroy();
+    }
+  };
+
+  async function loadContent(boardId: string): Promise<Uint8Array | undefined> {
+    if (!isCanonicalBoardId(boardId)) return undefined;
+    const row = await db.whiteboard.findUnique({ where: { boardId: boardId }, select: { yjsState: true } });
+    if (!row) return undefined;
+    return row.yjsState ?? new Uint8Array(0);
+  }
+
+  /**
+   * Merges `state` into the stored one under the board's row lock, re-encoded from a
+   * garbage-collected document (compaction), and takes a version when the newest is
+   * VERSION_INTERVAL_MS old or there is none, keeping the newest VERSIONS_KEPT.
+   */
+  async function storeContent(boardId: string, state: Uint8Array): Promise<void> {
+    if (!isCanonicalBoardId(boardId)) return;
+    await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: bigint; yjsState: Uint8Array | null }[]>`
+        SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
+      const row = rows[0];
+      if (!row) return;
+      const compacted = compactState(row.yjsState ? [row.yjsState, state] : [state]);
+      const now = clock.now();
+      await tx.whiteboard.update({ where: { id: row.id }, data: { yjsState: Buffer.from(compacted), updatedAt: now } });
+      const newest = await tx.whiteboardVersion.findFirst({
+        where: { whiteboardId: row.id },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { createdAt: true },
+      });
+      if (newest && now.getTime() - newest.createdAt.getTime() < VERSION_INTERVAL_MS) return;
+      await tx.whiteboardVersion.create({ data: { whiteboardId: row.id, yjsState: Buffer.from(compacted), createdAt: now } });
+      const stale = await tx.whiteboardVersion.findMany({
+        where: { whiteboardId: row.id },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: VERSIONS_KEPT,
+        select: { id: true },
+      });
+      if (stale.length > 0) await tx.whiteboardVersion.deleteMany({ where: { id: { in: stale.map((v) => v.id) } } });
+    });
+  }
 
   async function findBoard(tx: Tx | Db, caller: Caller, boardId: string): Promise<{ row: BoardRow; access: ResolvedAccess }> {
     if (!isCanonicalBoardId(boardId)) throw boardNotFound();
@@ -457,6 +531,44 @@ export function createWhiteboardService(deps: {
       }
     },
 
+    /** The board's versions, newest first (at most VERSIONS_KEPT); anyone with a role reads them. */
+    async listWhiteboardVersions(caller: Caller, input: { boardId: string }): Promise<WhiteboardVersion[]> {
+      requirePermission(caller, 'READ');
+      const { row } = await findBoard(db, caller, input.boardId);
+      const rows = await db.$queryRaw<{ versionId: string; createdAt: Date; sizeBytes: number }[]>`
+        SELECT "versionId"::text AS "versionId", "createdAt", octet_length("yjsState")::int AS "sizeBytes"
+        FROM "WhiteboardVersion" WHERE "whiteboardId" = ${row.id}
+        ORDER BY "createdAt" DESC, id DESC LIMIT ${VERSIONS_KEPT}`;
+      return rows.map((r) => ({ versionId: r.versionId, createdAt: r.createdAt, sizeBytes: Number(r.sizeBytes) }));
+    },
+
+    /**
+     * Makes the board's content that of one of its versions, as a new edit: applied to the
+     * open room's document as one Yjs transaction, so every connection receives it and the
+     * versions and history go on from there (the restore is itself undone by restoring a
+     * later version). Needs canEdit: a role that cannot edit is 403 WHITEBOARD_EDIT_DENIED
+     * (it sees the board), a version of another board 404.
+     */
+    async restoreWhiteboardVersion(caller: Caller, input: { boardId: string; versionId: string }): Promise<WhiteboardRestored> {
+      requirePermission(caller, WHITEBOARD_WRITE_PERMISSION);
+      // Charged before the board is read: a 429, or a 503 while the authority is away, does nothing.
+      await limiter.admit('whiteboard.restore', { caller });
+      const { row, access } = await findBoard(db, caller, input.boardId);
+      if (!access.permissions.canEdit) {
+        throw new ApiError('permission-denied', 'restoring a version needs the EDITOR role or higher on a board that is not archived', {
+          code: 'WHITEBOARD_EDIT_DENIED',
+        });
+      }
+      if (!isCanonicalBoardId(input.versionId)) throw versionNotFound();
+      const version = await db.whiteboardVersion.findFirst({
+        where: { versionId: input.versionId, whiteboardId: row.id },
+        select: { versionId: true, yjsState: true },
+      });
+      if (!version) throw versionNotFound();
+      await editLive(row.boardId, (doc) => restoreInto(doc, version.yjsState));
+      return { boardId: row.boardId, versionId: version.versionId, restoredAt: clock.now() };
+    },
+
     // ---- live rooms ------------------------------------------------------------------
 
     /** Where export finds the open room documents of this process. */
@@ -483,28 +595,18 @@ export function createWhiteboardService(deps: {
     },
 
     /** The stored Y.Doc of a board (one Yjs update), or undefined when there is no board. */
-    async loadContent(boardId: string): Promise<Uint8Array | undefined> {
-      if (!isCanonicalBoardId(boardId)) return undefined;
-      const row = await db.whiteboard.findUnique({ where: { boardId: boardId }, select: { yjsState: true } });
-      if (!row) return undefined;
-      return row.yjsState ?? new Uint8Array(0);
-    },
+    loadContent,
 
     /**
      * Stores a board's Y.Doc, merged with what is stored: a process holding an older copy
      * can never drop updates another process stored first. Content edits make the board
      * "recently updated" for the list.
      */
-    async storeContent(boardId: string, state: Uint8Array): Promise<void> {
-      if (!isCanonicalBoardId(boardId)) return;
-      await db.$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ id: bigint; yjsState: Uint8Array | null }[]>`
-          SELECT id, "yjsState" FROM "Whiteboard" WHERE "boardId" = ${boardId}::uuid FOR UPDATE`;
-        const row = rows[0];
-        if (!row) return;
-        const merged = row.yjsState && row.yjsState.length > 0 ? Y.mergeUpdates([row.yjsState, state]) : state;
-        await tx.whiteboard.update({ where: { id: row.id }, data: { yjsState: Buffer.from(merged), updatedAt: clock.now() } });
-      });
+    storeContent,
+
+    /** How restores reach the open rooms of this process (set by the rooms). */
+    editLiveDocuments(editor: LiveEditor): void {
+      editLive = editor;
     },
 
     /**

@@ -74,6 +74,8 @@ describe('a board id is canonical or nothing', () => {
         await api(server.url, 'DELETE', `${path}/members/${guest.rootAccountId}`, undefined, owner.auth),
         await api(server.url, 'GET', `${path}/members`, undefined, owner.auth),
         await api(server.url, 'GET', `${path}/export`, undefined, owner.auth),
+        await api(server.url, 'GET', `${path}/versions`, undefined, owner.auth),
+        await api(server.url, 'POST', `${path}/versions/ffffffff-ffff-4fff-bfff-ffffffffffff/restore`, undefined, owner.auth),
         await api(server.url, 'DELETE', path, undefined, owner.auth),
       ];
       for (const r of answers) {
@@ -101,6 +103,8 @@ describe('a board id is canonical or nothing', () => {
         await ask('mutation($b: String!, $a: String!) { setWhiteboardMember(boardId: $b, accountId: $a, role: EDITOR) { board { boardId } } }', { b: spelled, a: guest.rootAccountId }),
         await ask('mutation($b: String!, $a: String!) { removeWhiteboardMember(boardId: $b, accountId: $a) { board { boardId } } }', { b: spelled, a: guest.rootAccountId }),
         await ask('mutation($b: String!) { deleteWhiteboard(boardId: $b) { boardId } }', { b: spelled }),
+        await ask('query($b: String!) { viewer { whiteboardVersions(boardId: $b) { versionId } } }', { b: spelled }),
+        await ask('mutation($b: String!) { restoreWhiteboardVersion(boardId: $b, versionId: "ffffffff-ffff-4fff-bfff-ffffffffffff") { versionId } }', { b: spelled }),
       ];
       for (const r of answers) expect({ name, code: r.body.errors?.[0]?.extensions?.code }).toEqual({ name, code: 'WHITEBOARD_NOT_FOUND' });
     }

@@ -111,6 +111,8 @@ export const OPERATIONS = {
   'whiteboard.update': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'whiteboard.member': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'whiteboard.delete': { pool: 'ACCOUNT_ADMIN', cost: 2 },
+  // A restore rewrites the whole scene in every open room: priced like the other board mutations.
+  'whiteboard.restore': { pool: 'ACCOUNT_ADMIN', cost: 2 },
   'security.api_policy_mutate': { pool: 'ACCOUNT_SECURITY', cost: 2 },
   'security.api_key_create': { pool: 'ACCOUNT_SECURITY', cost: 5 },
   'security.api_key_update': { pool: 'ACCOUNT_SECURITY', cost: 5 },

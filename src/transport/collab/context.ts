@@ -38,6 +38,18 @@ export interface RoomLimits {
    * provider sends one when it joins.
    */
   syncRequestsPerMinute: number;
+  /**
+   * Messages sent to one connection and not yet written to its socket. A connection whose
+   * client stops reading is closed (SUBSCRIBER_TOO_SLOW) once it passes this or
+   * `maxSendQueueBytes`, so its backlog never grows without bound.
+   */
+  maxSendQueueMessages: number;
+  /**
+   * Bytes buffered for one connection (ws `bufferedAmount`). A message is refused only when
+   * the buffer already holds this much, so one message larger than the bound (a joining
+   * client's whole document, up to `maxDocumentBytes`) still goes to a reading client.
+   */
+  maxSendQueueBytes: number;
 }
 
 export const DEFAULT_ROOM_LIMITS: RoomLimits = {
@@ -50,6 +62,8 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   statelessPerSecond: 10,
   maxStatelessBytes: 8 * 1024,
   syncRequestsPerMinute: 6,
+  maxSendQueueMessages: 2_000,
+  maxSendQueueBytes: 4 * 1024 * 1024,
 };
 
 /** Close codes and reasons a client can act on. */
@@ -66,6 +80,7 @@ export const CLOSE = {
   syncRate: { code: 4429, reason: 'SYNC_RATE_EXCEEDED' },
   connectRate: { code: 4429, reason: 'TOO_MANY_CONNECTION_ATTEMPTS' },
   unreadable: { code: 4500, reason: 'BOARD_UNREADABLE' },
+  tooSlow: { code: 4408, reason: 'SUBSCRIBER_TOO_SLOW: reconnect to resynchronise' },
   shuttingDown: { code: 1001, reason: 'server shutting down' },
 } as const;
 

@@ -16,6 +16,7 @@ import { RoomAuth } from './auth.ts';
 import { CLOSE, COLLAB_PATH, DEFAULT_ROOM_LIMITS, type RoomLimits } from './context.ts';
 import { RoomLimitsExtension } from './limits.ts';
 import { RoomPersistence } from './persistence.ts';
+import { boundSendQueue } from './sendQueue.ts';
 
 export interface CollabDeps {
   whiteboards: WhiteboardService;
@@ -64,6 +65,17 @@ export function createCollab(deps: CollabDeps) {
   const hocuspocus = new Hocuspocus({ name: 'whiteboards', quiet: true, debounce: 2_000, maxDebounce: 10_000, extensions });
   // Export reads an open room's document, so edits not stored yet are in it.
   deps.whiteboards.readLiveDocuments((boardId) => hocuspocus.documents.get(boardId));
+  // A restore is an edit of the room's document (loaded for it when no room is open), so
+  // every connection, here and through the fan-out on other processes, receives it; the
+  // direct connection stores the document once the edit is applied.
+  deps.whiteboards.editLiveDocuments(async (boardId, edit) => {
+    const connection = await hocuspocus.openDirectConnection(boardId, { direct: true });
+    try {
+      await connection.transact((doc) => edit(doc));
+    } finally {
+      await connection.disconnect();
+    }
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   const trust = trustFunction(deps.trustProxy);
   const attempts = scale({ quota: limits.connectAttemptsPerMinute, periodMs: 60_000, burst: limits.connectAttemptsPerMinute }, 1);
@@ -95,8 +107,14 @@ export function createCollab(deps: CollabDeps) {
         // ws reports a frame over maxPayload (and other protocol errors) as an 'error'
         // event before it closes the socket (1009); unheard, it would end the process.
         ws.on('error', (err) => deps.logger.info({ err: err.message, clientIp }, 'room socket closed on a protocol error'));
-        if (!ok) ws.close(CLOSE.connectRate.code, CLOSE.connectRate.reason);
-        else hocuspocus.handleConnection(ws, req, { clientIp });
+        if (!ok) {
+          ws.close(CLOSE.connectRate.code, CLOSE.connectRate.reason);
+          return;
+        }
+        boundSendQueue(ws, { maxMessages: limits.maxSendQueueMessages, maxBytes: limits.maxSendQueueBytes }, () =>
+          deps.logger.info({ clientIp, bufferedBytes: ws.bufferedAmount }, 'room socket closed: its client stopped reading'),
+        );
+        hocuspocus.handleConnection(ws, req, { clientIp });
       });
     });
   };

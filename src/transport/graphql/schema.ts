@@ -12,6 +12,7 @@ import './types/trading.ts';
 import './types/triggers.ts';
 import './types/viewer.ts';
 import './types/whiteboards.ts';
+import './types/whiteboardVersions.ts';
 
 /** Every type module registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

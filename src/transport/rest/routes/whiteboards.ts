@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES } from '../../../domain/whiteboard.ts';
 import type { Services } from '../../../services/index.ts';
-import { WHITEBOARD_LIST_MAX, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
+import { VERSIONS_KEPT } from '../../../services/whiteboardVersions.ts';
+import { WHITEBOARD_LIST_MAX, type WhiteboardItem, type WhiteboardMember, type WhiteboardVersion } from '../../../services/whiteboards.ts';
 import { queryBool, toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { pageQuery } from '../schemas.ts';
@@ -48,12 +49,15 @@ export const renderWhiteboard = ({ board, access }: WhiteboardItem) => ({
   access: { role: access.role, permissions: { ...access.permissions } },
 });
 
+export const renderVersion = (v: WhiteboardVersion) => ({ versionId: v.versionId, createdAt: toRfc3339(v.createdAt), sizeBytes: v.sizeBytes });
+
 export const renderMember = (m: WhiteboardMember) => ({ accountId: m.accountId, role: m.role, addedAt: toRfc3339(m.addedAt) });
 
 // Generous transport bounds only stop absurd input; the service holds the real rules.
 const text = () => z.string().max(4096);
 const boardParams = z.strictObject({ boardId: z.string().max(64) });
 const memberParams = z.strictObject({ boardId: z.string().max(64), accountId: z.string().max(64) });
+const versionParams = z.strictObject({ boardId: z.string().max(64), versionId: z.string().max(64) });
 
 export function whiteboardRoutes(s: Services) {
   const boards = s.whiteboards;
@@ -164,6 +168,29 @@ export function whiteboardRoutes(s: Services) {
       params: memberParams,
       response: itemSchema,
       handler: async ({ params }, ctx) => renderWhiteboard(await boards.removeWhiteboardMember(ctx.caller, params)),
+    }),
+    defineRoute({
+      operationId: 'listWhiteboardVersions',
+      method: 'GET',
+      url: '/v1/collab/whiteboards/:boardId/versions',
+      summary: `The board’s version snapshots, newest first: one at most every 5 minutes of editing, the last ${VERSIONS_KEPT} kept (anyone with a role on the board may read them)`,
+      auth: 'caller',
+      params: boardParams,
+      response: z.object({ versions: z.array(z.object({ versionId: z.string(), createdAt: z.string(), sizeBytes: z.number().int() })) }),
+      handler: async ({ params }, ctx) => ({ versions: (await boards.listWhiteboardVersions(ctx.caller, params)).map(renderVersion) }),
+    }),
+    defineRoute({
+      operationId: 'restoreWhiteboardVersion',
+      method: 'POST',
+      url: '/v1/collab/whiteboards/:boardId/versions/:versionId/restore',
+      summary: 'Make the board’s content that of one of its versions, as a new edit every open room receives (EDITOR or higher)',
+      auth: 'caller',
+      params: versionParams,
+      response: z.object({ boardId: z.string(), versionId: z.string(), restoredAt: z.string() }),
+      handler: async ({ params }, ctx) => {
+        const r = await boards.restoreWhiteboardVersion(ctx.caller, params);
+        return { boardId: r.boardId, versionId: r.versionId, restoredAt: toRfc3339(r.restoredAt) };
+      },
     }),
   ];
 }
