@@ -605,6 +605,24 @@ async function checkInvariants(r: Real) {
 // ---- The property -------------------------------------------------------------------------------
 
 describe('conditional orders: a model-based test', () => {
+  // Found by the model (seed 23): canceling one leg of an unfilled SELL parent armed its BUY
+  // siblings with quantity 0, holding the fee slack (TradingEngine.fundLegs).
+  it('canceling a leg of an unfilled parent leaves its siblings waiting, unfunded', async () => {
+    const callers = [await newAccount({ SOL: '5', USDC: '500' }), await newAccount({ SOL: '5', USDC: '500' })];
+    const [seller] = callers as [SessionCaller];
+    const orders = server.app.services.orders;
+    const placed = await orders.createOrder(seller, {
+      order: { symbol: SYMBOL, side: 'SELL', baseQty: '1', limitGtc: { price: '150' }, attachedRisk: { stopLoss: { triggerPrice: '160', child: { marketIoc: {} } }, takeProfit: { triggerPrice: '140', child: { marketIoc: {} } } } },
+    });
+    await orders.cancelTrigger(seller, { triggerId: placed.legTriggers.stopLoss as string });
+    const memory = await orders.engine.memory();
+    const left = memory.triggers.filter((t) => t.publicId === placed.legTriggers.takeProfit).map((t) => ({ status: t.status, qty: t.qty, heldE18: t.heldE18 }));
+    expect(left).toEqual([{ status: 'CREATED', qty: 0n, heldE18: 0n }]);
+    const [usdc] = await orders.engine.balancesOf(seller.rootAccountId, [assets.quote]);
+    expect(usdc?.held).toBe(0n);
+    await orders.cancelAllOrders(seller, {});
+  });
+
   it(`${RUNS} random sequences (seed ${SEED}) keep every trigger invariant and survive restarts`, async () => {
     const startedAt = performance.now();
     const tally: Record<string, number> = {};
