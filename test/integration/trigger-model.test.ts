@@ -77,7 +77,7 @@ interface Real {
 let previousCallers: SessionCaller[] = [];
 const stats = { runs: 0, commands: 0, restarts: 0, refused: 0 };
 
-/** Traders hold little, so legs, triggers and TWAP slices now and then find no funds; the market makers hold plenty. */
+/** Traders hold little, so orders and triggers are now and then refused for funds; the market makers hold plenty. */
 async function newAccount(funds: { SOL: string; USDC: string }): Promise<SessionCaller> {
   const s = server.app.services;
   const publicId = uniqueName('m');
