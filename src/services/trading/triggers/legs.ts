@@ -108,7 +108,9 @@ export class AttachedLegs {
    */
   fund(ws: WriteSet, legs: LiveTrigger[], qty: bigint, now: Date, nowNs: bigint): void {
     const first = legs[0];
-    if (!first) return;
+    // Legs of a parent that filled nothing wait, unfunded: a BUY leg's reservation is not zero
+    // even for no quantity (the fee slack), and would arm them (a sibling's cancel came here).
+    if (!first || qty === 0n) return;
     const market = this.deps.markets.marketById(first.row.symbolId) as Market;
     const { ref } = this.s.triggerReservation(first.owner, market, this.holdBasis(first.row, market, qty));
     const need = legs.reduce((max, { row, owner }) => {
