@@ -12,6 +12,7 @@ import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
 import { BalanceBook, type BalanceRef, type LegSpec } from './balances.ts';
 import { DepositLocks } from './depositLocks.ts';
+import { FlowBook, type FlowJob, type FlowMove } from './flowJobs.ts';
 import { MonotonicIds } from './ids.ts';
 import { ExpiryIndex } from './expiries.ts';
 import { OpenOrders } from './openOrders.ts';
@@ -178,6 +179,7 @@ export class TradingEngine {
   private readonly balances: BalanceBook;
   private readonly locks: DepositLocks;
   private readonly withdrawals: WithdrawalBook;
+  private readonly flows: FlowBook;
   private readonly publications: Publications<OrderEventPayload | FillPayload | TriggerEventPayload | PublicTradePayload | BookDeltaPayload>;
   private readonly journal: Journal;
   private readonly projector: Projector;
@@ -244,6 +246,7 @@ export class TradingEngine {
     this.locks = new DepositLocks(deps.sql, deps.chainBlockMs ?? 1_000);
     this.balances = new BalanceBook(deps.db, this.locks);
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
+    this.flows = new FlowBook(deps.db);
     this.publications = new Publications(deps.events, deps.subscriberLimits);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, {
@@ -525,6 +528,18 @@ export class TradingEngine {
   }
 
   /**
+   * A chain flow's step as one job (flowJobs.ts): it applies only over the flow version it
+   * names, with the transfers and locks that go with it, in one journal entry.
+   */
+  flowJob<P, T>(refs: BalanceRef[], prepare: (flows: FlowBook) => Promise<P>, run: (job: FlowJob, prepared: P) => T): Promise<T> {
+    let prepared: P;
+    return this.sequencer.submitAfter(
+      async () => ([, prepared] = await Promise.all([this.balances.load(refs), prepare(this.flows)])),
+      (ws) => run({ ...this.ledgerJob(ws), ...this.flows.writer(ws) }, prepared),
+    );
+  }
+
+  /**
    * Accepts a withdrawal from Trading (spec 4.7): holds its amount and fee in `hold`, or,
    * with `settle`, moves it at once; and records the intent and its flow, all in one
    * journal entry. Its idempotency key with the same payload answers the intent it
@@ -551,7 +566,8 @@ export class TradingEngine {
           hold = { ref: move.hold, held: total };
         }
         const { flow, ...intent } = s;
-        this.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, { ...flow, id: ids.flowId }, hold, this.deps.clock.now().getTime());
+        this.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, hold, this.deps.clock.now().getTime());
+        this.flows.insert(ws, { ...flow, id: ids.flowId });
         return { intentId: s.publicId, replayed: false };
       },
     );
@@ -563,7 +579,7 @@ export class TradingEngine {
    * already, so a step repeated after a crash changes nothing; with `onlyUnsubmitted` (a
    * reject, a cancel, an expiry) also false once it is marked for broadcast.
    */
-  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false): Promise<boolean> {
+  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false, flow?: FlowMove): Promise<boolean> {
     return this.sequencer.submitAfter(
       async () => {
         const hold = this.withdrawals.holdOf(end.id);
@@ -571,10 +587,11 @@ export class TradingEngine {
       },
       (ws) => {
         const hold = this.withdrawals.holdOf(end.id);
-        if (!hold || (onlyUnsubmitted && this.withdrawals.isSubmitted(end.id))) return false;
+        if (!hold || (onlyUnsubmitted && this.withdrawals.isSubmitted(end.id)) || (flow && !this.flows.can(flow))) return false;
         if (settle) settle.run(this.ledgerJob(ws), hold);
         else this.balances.release(ws, hold.ref, hold.held);
         this.withdrawals.end(ws, { ...end, updatedAt: this.deps.clock.now() });
+        if (flow) this.flows.move(ws, flow);
         return true;
       },
     );
@@ -585,10 +602,11 @@ export class TradingEngine {
    * chain sees it: from then on a reject or cancel cannot release its hold. True when it is
    * marked (now or before), false when it had ended: then it must not be sent.
    */
-  markWithdrawalSubmitted(intentId: bigint): Promise<boolean> {
+  markWithdrawalSubmitted(intentId: bigint, flow?: FlowMove): Promise<boolean> {
     return this.sequencer.submit((ws) => {
-      if (!this.withdrawals.holdOf(intentId)) return false;
+      if (!this.withdrawals.holdOf(intentId) || (flow && !this.flows.can(flow))) return false;
       if (!this.withdrawals.isSubmitted(intentId)) this.withdrawals.submit(ws, intentId, this.deps.clock.now());
+      if (flow) this.flows.move(ws, flow);
       return true;
     });
   }
@@ -766,6 +784,7 @@ export class TradingEngine {
     await this.loadTriggers();
     await this.withdrawals.load();
     await this.locks.load(this.deps.clock.now().getTime());
+    await this.flows.load();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.armedSwitches = new Map();
     this.switchExpiries = new ExpiryIndex();
