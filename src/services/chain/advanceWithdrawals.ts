@@ -157,7 +157,8 @@ export async function failWithdraw(ctx: ChainContext, input: { flowId: string; h
   const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId }, include });
   if (!row || row.flowKind !== 'WITHDRAW_TO_EXTERNAL_CHAIN' || !row.withdrawIntent) throw new ApiError('not-found', 'no withdrawal flow has this id', { code: 'FLOW_NOT_FOUND' });
   const before = withdrawOf(row);
-  const transition = input.how === 'DROP' ? droppedWithdraw : rejectWithdraw;
+  // The operator's reject stands for the validators' verdict: the flow ends REJECTED at once.
+  const transition = input.how === 'DROP' ? droppedWithdraw : (flow: WithdrawFlow, nowMs: number) => (rejectWithdraw(flow, nowMs) === flow ? flow : catchUpWithdraw(flow, 'REJECTED', nowMs));
   if (transition(before, ctx.clock.now().getTime()) === before) {
     const can = input.how === 'DROP' ? 'only a broadcast withdrawal (DESTINATION_CONFIRMING) can be dropped' : 'only a withdrawal awaiting validation can be rejected';
     throw new ApiError('conflict', `${can}; this one is ${row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
