@@ -21,10 +21,10 @@ import type { ClientKey } from '../helpers/auth.ts';
  * - the ledger balances per asset (and holds match what is open);
  * - no route moved a deposit off the account before its finality: its available USDC is
  *   never below the deposits credited less than the lock ago.
- * CHAIN_MODEL_RUNS (default 3) and CHAIN_MODEL_STEPS (default 25) make a long run.
+ * CHAIN_MODEL_RUNS (default 2) and CHAIN_MODEL_STEPS (at most, default 30) make a long run.
  */
-const RUNS = Number(process.env.CHAIN_MODEL_RUNS ?? 3);
-const STEPS = Number(process.env.CHAIN_MODEL_STEPS ?? 25);
+const RUNS = Number(process.env.CHAIN_MODEL_RUNS ?? 2);
+const STEPS = Number(process.env.CHAIN_MODEL_STEPS ?? 30);
 const BLOCK_MS = 50;
 // Ethereum credits at 12 confirmations and is final at 64: 52 blocks.
 const LOCK_MS = 52 * BLOCK_MS;
@@ -89,6 +89,7 @@ async function run(w: World, s: Step): Promise<void> {
       const r = await api(url, 'POST', '/operator/v1/chain/deposits', { chainId: 1, address: w.address, asset: 'USDC', amount: String(s.amount), txHash: `0xc0de${txs.toString(16).padStart(6, '0')}` }, operator);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       w.deposits.push(r.body.flow.flowId);
+      tally(w, 'deposit');
       return;
     }
     case 'dropDeposit': {
@@ -260,7 +261,7 @@ describe('chain flows as a model', () => {
     const counts: Record<string, number> = {};
     let steps = 0;
     await fc.assert(
-      fc.asyncProperty(fc.commands([step.map((s) => new Command(s))], { maxCommands: STEPS }), async (cmds) => {
+      fc.asyncProperty(fc.commands([step.map((s) => new Command(s))], { maxCommands: STEPS, size: 'max' }), async (cmds) => {
         const w = await world();
         await fc.asyncModelRun(() => ({ model: {}, real: w }), cmds);
         // Let every open flow end: blocks and time to finality, then the same checks.
@@ -275,5 +276,5 @@ describe('chain flows as a model', () => {
     console.info(`chain model: ${RUNS} runs, ${steps} steps`, counts);
     // The run moved money, not only refusals.
     expect(Object.keys(counts).some((k) => k.endsWith('accepted'))).toBe(true);
-  }, 600_000);
+  }, Math.max(600_000, RUNS * STEPS * 2_000));
 });
