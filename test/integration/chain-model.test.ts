@@ -66,6 +66,10 @@ interface World {
 let txs = 0;
 const units = (n: number) => (BigInt(n) * E18).toString();
 const tally = (w: World, what: string) => (w.counts[what] = (w.counts[what] ?? 0) + 1);
+// The server's clock runs ahead of this process's once finality is skipped to: signatures and deadlines follow it.
+const serverNow = () => clock.now().getTime();
+const deadline = () => String(Math.floor(serverNow() / 1000) + 600);
+const withdraw = (key: ClientKey, p: ReturnType<typeof payload>) => withdrawWithKey(server.url, key, { ...p, deadlineTsSec: deadline() }, key.secretKey, String(serverNow()));
 const pick = <T>(list: T[], i: number) => (list.length === 0 ? undefined : list[i % list.length]);
 
 type Step =
@@ -106,7 +110,7 @@ async function run(w: World, s: Step): Promise<void> {
       const p = s.k === 'external'
         ? payload({ action: 'TO_EXTERNAL_CHAIN', amount: units(s.amount), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL })
         : payload({ action: 'TO_FUNDING', amount: units(s.amount), assetId: USDC, destinationAddress: w.yAddress });
-      const r = await withdrawWithKey(url, w.xKey, p);
+      const r = await withdraw(w.xKey, p);
       expect([200, 400], JSON.stringify(r.body)).toContain(r.status);
       if (r.status === 400) expect(['DEPOSIT_NOT_FINAL', 'INSUFFICIENT_BALANCE']).toContain(r.body.code);
       if (r.status === 200 && s.k === 'external') w.withdrawals.push(r.body.intentId);
@@ -118,7 +122,7 @@ async function run(w: World, s: Step): Promise<void> {
       const funding = await server.database.sql.query<{ available: string }>(`SELECT available::text FROM "Balance" b JOIN "Account" a ON a.id = b."accountId" WHERE a."publicId" = $1 AND b."ledgerAccount" = 'FUNDING' AND b."assetId" = ${USDC}`, [w.y.rootAccountId]);
       const have = BigInt(funding[0]?.available ?? '0') / E18;
       if (have > 0n) await api(url, 'POST', '/v1/transfers/internal', { asset: 'USDC', amount: have.toString(), fromLedger: 'FUNDING', toLedger: 'TRADING' }, w.y.auth);
-      const r = await withdrawWithKey(url, w.yKey, payload({ action: 'TO_EXTERNAL_CHAIN', amount: units(s.amount), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
+      const r = await withdraw(w.yKey, payload({ action: 'TO_EXTERNAL_CHAIN', amount: units(s.amount), assetId: USDC, destinationChainId: '1', destinationAddress: EXTERNAL }));
       if (r.status === 200) w.withdrawals.push(r.body.intentId);
       tally(w, `yOut ${r.status === 200 ? 'accepted' : r.body.code}`);
       return;
@@ -208,7 +212,7 @@ async function check(w: World): Promise<void> {
               WHERE l."accountId" = $1::bigint AND l."transferCode" = 'DEPOSIT' AND l."flowId" IS NOT NULL AND NOT l."isDebit") AS credits`,
     [w.xId],
   );
-  const after = BigInt(clock.now().getTime() - LOCK_MS) * 1000n;
+  const after = BigInt(serverNow() - LOCK_MS) * 1000n;
   const locked = (snap?.credits ?? []).filter((c) => BigInt(c.ts) > after).reduce((s, c) => s + BigInt(c.amount), 0n);
   expect(BigInt(snap?.available ?? '0') >= locked, `available ${snap?.available} below the ${locked} not yet final`).toBe(true);
 }
