@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../../src/services/trading/journal.ts';
-import { switchKey, WriteSet, type FlowRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
+import { switchKey, WriteSet, type FlowRow, type FlowUpdateRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
 
 /**
  * A journal entry must give back exactly the write set that was acknowledged: the
@@ -76,7 +76,14 @@ const flow: fc.Arbitrary<FlowRow> = fc.record({
   sourceDomain: fc.constant('TRADING'), destinationDomain: fc.constantFrom('FUNDING', 'EXTERNAL_CHAIN'), sourceAddress: maybe(text), destinationAddress: maybe(text),
   latestLifecycleSource: fc.constant('USER'), lifecycleReason: fc.constant(null), isOpen: fc.boolean(), isTerminal: fc.boolean(), startedAt: date, updatedAt: date, lastActivityAt: date,
   terminalAt: maybe(date), estimatedCompletionAt: maybe(date), currentProgress: fc.constantFrom('{}', '{"approveCount":1}'), progressTimeline: fc.constantFrom('[]', '[{"step":"SOURCE"}]'), requestFee: maybe(fc.constant('{"status":"LOCKED"}')),
+  sourceTxHash: maybe(text), txOccurrenceIndex: maybe(text), latestTxRef: maybe(text), depositAddressId: maybe(id), version: fc.bigInt({ min: 1n, max: 1000n }),
 }) as fc.Arbitrary<FlowRow>;
+const flowUpdate: fc.Arbitrary<FlowUpdateRow> = fc.record({
+  id, version: fc.bigInt({ min: 2n, max: 1000n }), flowState: fc.constantFrom('SOURCE_CONFIRMING', 'DROPPED'), currentStep: fc.constantFrom('CONFIRMATIONS', 'COMPLETE'), currentStepSequence: fc.integer({ min: 1, max: 4 }),
+  lifecycleReason: fc.constantFrom(null, 'CHAIN_REORG'), isOpen: fc.boolean(), isTerminal: fc.boolean(), updatedAt: date, lastActivityAt: date, terminalAt: maybe(date), estimatedCompletionAt: maybe(date),
+  currentProgress: fc.constantFrom('{}', '{"currentConfirmations":3}'), progressTimeline: fc.constant('[]'), requestFee: maybe(fc.constant('{"status":"LOCKED"}')),
+  latestLifecycleSource: fc.constantFrom('INDEXER', 'RELAYER'), latestTxRef: maybe(text), sourceTxHash: maybe(text), txOccurrenceIndex: maybe(text),
+}) as fc.Arbitrary<FlowUpdateRow>;
 
 const writeSet = fc
   .record({
@@ -91,6 +98,7 @@ const writeSet = fc
     triggerEvents: fc.array(triggerEvent, { maxLength: 3 }),
     withdrawals: fc.array(fc.tuple(withdrawIntent, flow), { maxLength: 2 }),
     withdrawEnds: fc.array(withdrawStatus, { maxLength: 2 }),
+    flowSteps: fc.uniqueArray(flowUpdate, { maxLength: 2, selector: (u) => u.id }),
   })
   .map((g) => {
     const ws = new WriteSet();
@@ -108,6 +116,7 @@ const writeSet = fc
       ws.flows.push(f);
     }
     for (const c of g.withdrawEnds) ws.withdrawStatus(c);
+    for (const u of g.flowSteps) ws.flowUpdate(u);
     return ws;
   });
 
@@ -131,6 +140,7 @@ describe('the trading journal codec', () => {
         expect([...back.withdrawIntents]).toEqual([...ws.withdrawIntents]);
         expect(back.flows).toEqual(ws.flows);
         expect([...back.withdrawStatuses]).toEqual([...ws.withdrawStatuses]);
+        expect([...back.flowUpdates]).toEqual([...ws.flowUpdates]);
         // Encoding is deterministic: a decoded entry encodes to the same text.
         expect(encodeEntry(back)).toBe(encodeEntry(ws));
       }),

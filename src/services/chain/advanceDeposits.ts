@@ -1,17 +1,21 @@
 import { confirmDeposit, creditedDeposit, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
 import type { LifecycleFlow } from '../../generated/prisma/client.ts';
+import type { FlowMove } from '../trading/flowJobs.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
-import { depositColumns, depositOf } from './flowRecord.ts';
-import { publishFlow, type FlowAccounts } from './publishFlow.ts';
+import { depositColumns, depositOf, flowStep } from './flowRecord.ts';
+import { publishFlow } from './publishFlow.ts';
 
 /**
  * One block of the simulated chain: every confirming deposit gains a confirmation, and one
- * with enough is credited to its owner's FUNDING through the trading engine, in a ledger
- * transfer carrying the flow's id, then completed. Exactly once: a flow left between its
- * credit and its completion (a crash) finds its transfer by flow id and only completes.
+ * with enough is credited to its owner's FUNDING, locked until final and completed, all in
+ * one engine job with a ledger transfer carrying the flow's id. Each step applies only over
+ * the flow's version this block read (a drop that came first wins, and nothing is
+ * credited), so a deposit is credited at most once and never once dropped.
  */
 export async function advanceDeposits(ctx: ChainContext): Promise<number> {
+  // Steps are computed from the table: it must show every step the engine took so far.
+  await ctx.engine.readable();
   const open = await ctx.db.lifecycleFlow.findMany({
     where: { flowKind: 'DEPOSIT', isOpen: true },
     orderBy: { id: 'asc' },
@@ -25,46 +29,34 @@ export async function advanceDeposits(ctx: ChainContext): Promise<number> {
     if (!e) expectations.set(chainId, (e = depositExpectations(ctx, chainId, flow.requiredConfirmations)));
     return e;
   };
-  for (const read of open) {
-    let row: LifecycleFlow | undefined = read;
-    const accounts = { owner: read.ownerAccount, root: read.rootAccount };
-    let flow = depositOf(row);
-    const before = flow;
-    flow = confirmDeposit(flow, flow.confirmations + 1, ctx.clock.now().getTime());
-    if (flow !== before) row = await save(ctx, row, flow, await expectedOn(row, flow), accounts);
-    // Stored as PENDING_DESTINATION before the credit: from then on a drop is refused, and a
-    // drop stored first makes this save find another version and credit nothing.
-    if (!row || flow.state !== 'PENDING_DESTINATION') continue;
-    await credit(ctx, row);
-    flow = creditedDeposit(flow, ctx.clock.now().getTime());
-    await save(ctx, row, flow, await expectedOn(row, flow), accounts);
+  for (const row of open) {
+    const accounts = { owner: row.ownerAccount, root: row.rootAccount };
+    const before = depositOf(row);
+    const now = ctx.clock.now().getTime();
+    // A flow stored as PENDING_DESTINATION (by a version that credited in a second step) is credited now unless it was then.
+    let flow = before.state === 'PENDING_DESTINATION' ? before : confirmDeposit(before, before.confirmations + 1, now);
+    if (flow === before && before.state !== 'PENDING_DESTINATION') continue;
+    const credits = flow.state === 'PENDING_DESTINATION';
+    if (credits) flow = creditedDeposit(flow, now);
+    const { move, after } = flowStep(row, depositColumns(flow, await expectedOn(row, flow)), { latestLifecycleSource: 'INDEXER' });
+    const creditedBefore = before.state === 'PENDING_DESTINATION' && (await ctx.db.ledgerTransfer.findFirst({ where: { flowId: row.id }, select: { id: true } })) !== null;
+    const applied = credits && !creditedBefore ? await credit(ctx, row, move) : await ctx.engine.flowJob([], async () => undefined, (job) => job.move(move));
+    if (applied) await publishFlow(ctx, after, accounts);
   }
   return open.length;
 }
 
-async function credit(ctx: ChainContext, row: LifecycleFlow): Promise<void> {
-  // Credited before a crash? The read tables are brought up to date first.
-  await ctx.engine.readable();
-  if (await ctx.db.ledgerTransfer.findFirst({ where: { flowId: row.id }, select: { id: true } })) return;
+/** The credit, its finality lock and the flow's completion: one job, only over the version read. */
+function credit(ctx: ChainContext, row: LifecycleFlow, move: FlowMove): Promise<boolean> {
   const assetId = row.unifiedAssetId as number;
   const amount = BigInt(row.amountE18.toFixed(0));
   const to = { accountId: row.ownerAccountId, ledgerAccount: 'FUNDING' as const, assetId };
   const from = { accountId: ctx.systemAccounts.custody, ledgerAccount: 'FUNDING' as const, assetId };
-  // Locked in the job that credits it: no later job can move it off the account before finality.
-  await ctx.engine.transfer([to, from], (job) => {
+  return ctx.engine.flowJob([to, from], async () => undefined, (job) => {
+    if (!job.can(move)) return false;
     job.post({ code: 'DEPOSIT', flowId: row.id }, [{ ref: from, amount, kind: 'EXTERNAL_ADDRESS' }], [{ ref: to, amount }]);
+    // Locked in the job that credits it: no later job can move it off the account before finality.
     job.lockDeposit({ ref: to, amount, serviceChainId: row.serviceChainId as number, flowId: row.id });
+    return job.move(move);
   });
-}
-
-/**
- * Stores the flow's next state only over the version it was read at (compare and set), so
- * a drop and a block never overwrite each other; undefined when another change came first.
- */
-async function save(ctx: ChainContext, row: LifecycleFlow, flow: DepositFlow, expected: (step: FlowStep) => number, accounts: FlowAccounts): Promise<LifecycleFlow | undefined> {
-  const { count } = await ctx.db.lifecycleFlow.updateMany({ where: { id: row.id, version: row.version }, data: { ...depositColumns(flow, expected), version: { increment: 1 } } });
-  if (count === 0) return undefined;
-  const saved = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id } });
-  await publishFlow(ctx, saved, accounts);
-  return saved;
 }

@@ -18,7 +18,8 @@ import type { LifecycleFlow, Prisma, WithdrawIntent } from '../../generated/pris
 import { OPEN_WITHDRAW_STATUSES } from '../trading/index.ts';
 import type { ChainContext } from './context.ts';
 import { withdrawExpectations } from './expectedDurations.ts';
-import { withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
+import { flowStep, withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
+import type { FlowMove } from '../trading/flowJobs.ts';
 import { publishFlow, type FlowAccounts } from './publishFlow.ts';
 
 type Expectations = Awaited<ReturnType<typeof withdrawExpectations>>;
@@ -33,11 +34,13 @@ const OPEN_INTENT: ReadonlySet<string> = new Set(OPEN_WITHDRAW_STATUSES);
  * each one awaiting validation (with enough approvals it is marked SUBMITTED in an engine
  * job, and broadcast only once that is durable), each broadcast one gains a confirmation,
  * and one confirmed deeply enough is settled through the engine: its hold debited to
- * custody and the fee to the exchange, in ledger transfers carrying the flow's id. The intent's end is durable before the flow's, so a flow found open
- * behind an ended intent (a crash between the two) only catches up.
+ * custody and the fee to the exchange, in ledger transfers carrying the flow's id. Every
+ * step is an engine job over the flow's version this block read, the intent's change and
+ * the money in the same job; a step that lost to another (an operator's, an owner's) is
+ * dropped, and the next block goes on from what won.
  */
 export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
-  // Intents ended before a crash must be visible before their flows are judged.
+  // Steps are computed from the table: it must show every step the engine took so far.
   await ctx.engine.readable();
   const open = await ctx.db.lifecycleFlow.findMany({ where: { flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN', isOpen: true }, orderBy: { id: 'asc' }, include });
   // One read of recent timings per chain and block, not one per flow.
@@ -47,37 +50,53 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
     if (!e) expectations.set(chainId, (e = withdrawExpectations(ctx, chainId, confirmations)));
     return e;
   };
+  const step = (row: Row, flow: WithdrawFlow, txRef?: string) => withdrawStep(ctx, row, flow, txRef, expectedOn);
   for (const row of open) {
     const now = ctx.clock.now().getTime();
     const before = withdrawOf(row);
     const intent = row.withdrawIntent as WithdrawIntent;
     const ended = caughtUp(row, before, now);
-    let flow = ended ?? before;
-    let txRef: string | undefined;
     if (ended) {
-      // Its end is durable already: the flow only catches up.
-    } else if (before.state === 'PENDING_VALIDATION' && intent.status === 'SUBMITTED') {
-      // Marked for broadcast before a crash or a lost save: sent again (the same transaction).
-      flow = approvedWithdraw(before, now);
-      txRef = broadcast(ctx, row);
-    } else if ((flow = expireWithdraw(before, now)) !== before) {
-      // Marked for broadcast or ended meanwhile: the next block goes on from the intent.
-      if (!(await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }, undefined, true))) flow = before;
+      // Ended by a version that wrote the intent and the flow in two steps: the flow only catches up.
+      await moveOnly(ctx, row, await step(row, ended));
+    } else if ((before.state === 'PENDING_VALIDATION' && intent.status === 'SUBMITTED') || (before.state === 'DESTINATION_CONFIRMING' && !row.latestTxRef)) {
+      // Marked for broadcast, and the process stopped before the transaction was recorded: sent again (the same transaction).
+      const approved = before.state === 'PENDING_VALIDATION' ? approvedWithdraw(before, now) : before;
+      await moveOnly(ctx, row, await step(row, approved, broadcast(ctx, row)));
+    } else if (expireWithdraw(before, now) !== before) {
+      const s = await step(row, expireWithdraw(before, now));
+      if (await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }, undefined, true, s.move)) await publishFlow(ctx, s.after, accountsOf(row));
     } else if (before.state === 'PENDING_VALIDATION') {
-      flow = approveWithdraw(before, now);
-      // SUBMITTED is durable before the chain sees the transaction; a reject or cancel that won sends nothing.
-      if (flow.state === 'DESTINATION_CONFIRMING') {
-        if (await ctx.engine.markWithdrawalSubmitted(intent.id)) txRef = broadcast(ctx, row);
-        else flow = before;
+      const flow = approveWithdraw(before, now);
+      const s = await step(row, flow);
+      if (flow.state !== 'DESTINATION_CONFIRMING') {
+        await moveOnly(ctx, row, s);
+      } else if (await ctx.engine.markWithdrawalSubmitted(intent.id, s.move)) {
+        // SUBMITTED, with the flow, is durable before the chain sees the transaction; a reject or cancel that won sends nothing.
+        await publishFlow(ctx, s.after, accountsOf(row));
+        const marked = { ...row, ...s.after };
+        await moveOnly(ctx, marked, await step(marked, flow, broadcast(ctx, row)));
       }
     } else {
-      flow = confirmWithdraw(before, before.confirmations + 1, now);
-      // Ended meanwhile (an operator's drop): the next block catches the flow up.
-      if (readyToSettle(flow)) flow = (await settle(ctx, row)) ? settledWithdraw(flow, ctx.clock.now().getTime()) : before;
+      const flow = confirmWithdraw(before, before.confirmations + 1, now);
+      if (!readyToSettle(flow)) {
+        await moveOnly(ctx, row, await step(row, flow));
+      } else {
+        const s = await step(row, settledWithdraw(flow, now));
+        if (await settle(ctx, row, s.move)) await publishFlow(ctx, s.after, accountsOf(row));
+      }
     }
-    if (flow !== before) await saveWithdraw(ctx, row, flow, txRef, expectedOn);
   }
   return open.length;
+}
+
+const accountsOf = (row: Row): FlowAccounts => ({ owner: row.ownerAccount, root: row.rootAccount });
+
+/** A step that moves no money (a validator's approval, a confirmation, the broadcast's transaction): an engine job all the same. */
+async function moveOnly(ctx: ChainContext, row: Row, s: { move: FlowMove; after: LifecycleFlow }): Promise<boolean> {
+  const applied = await ctx.engine.flowJob([], async () => undefined, (job) => job.move(s.move));
+  if (applied) await publishFlow(ctx, s.after, accountsOf(row));
+  return applied;
 }
 
 /** The flow's end when its intent already ended (after a crash between the two); undefined while the intent is open. */
@@ -100,7 +119,7 @@ function broadcast(ctx: ChainContext, row: Row): string {
 }
 
 /** Debits the hold: the amount to custody (it left on chain), the fee to the exchange. */
-async function settle(ctx: ChainContext, row: Row): Promise<boolean> {
+async function settle(ctx: ChainContext, row: Row, move: FlowMove): Promise<boolean> {
   const intent = row.withdrawIntent as WithdrawIntent;
   const fee = BigInt(intent.fee.toFixed(0));
   const custody = { accountId: ctx.systemAccounts.custody, ledgerAccount: 'FUNDING' as const, assetId: intent.assetId };
@@ -115,84 +134,77 @@ async function settle(ctx: ChainContext, row: Row): Promise<boolean> {
         if (fee > 0n) job.post({ code: 'WITHDRAW_FEE', flowId: row.id }, [{ ref: hold.ref, amount: fee, debitFrom: 'held' }], [{ ref: fees, amount: fee, kind: 'EXCHANGE' }]);
       },
     },
+    false,
+    move,
   );
 }
 
-/**
- * Stores a withdraw flow's new state (and the broadcast transaction, once there is one),
- * then publishes it; only over the version it was read at, so a block and an operator's
- * call never overwrite each other (the loser's change is dropped; undefined).
- */
-async function saveWithdraw(ctx: ChainContext, row: Row, flow: WithdrawFlow, txRef?: string, expectedOn: ExpectationsOf = (chainId, n) => withdrawExpectations(ctx, chainId, n)): Promise<LifecycleFlow | undefined> {
+/** A withdraw flow's next state as an engine flow step (and the broadcast transaction, once there is one). */
+async function withdrawStep(ctx: ChainContext, row: LifecycleFlow, flow: WithdrawFlow, txRef?: string, expectedOn: ExpectationsOf = (chainId, n) => withdrawExpectations(ctx, chainId, n)) {
   const fee = row.requestFee as unknown as RequestFee;
   const expected = await expectedOn(row.serviceChainId as number, flow.requiredConfirmations);
-  const data: Prisma.LifecycleFlowUpdateInput = {
-    ...withdrawColumns(flow, expected, { amountE18: fee.amountE18, assetIds: fee.assetIds, recipientAddress: fee.recipientAddress }, VALIDATORS),
-    version: { increment: 1 },
-    latestLifecycleSource: txRef ? 'RELAYER' : flow.state === 'PENDING_VALIDATION' ? 'VALIDATOR' : 'INDEXER',
-    ...(txRef ? { latestTxRef: txRef, sourceTxHash: txRef, txOccurrenceIndex: '0' } : {}),
-  };
-  const saved = await ctx.db.lifecycleFlow.update({ where: { id: row.id, version: row.version }, data }).catch((err: unknown) => {
-    if ((err as { code?: string }).code === 'P2025') return undefined;
-    throw err;
-  });
-  if (!saved) return undefined;
-  const accounts: FlowAccounts = { owner: row.ownerAccount, root: row.rootAccount };
-  await publishFlow(ctx, saved, accounts);
-  return saved;
+  const columns = withdrawColumns(flow, expected, { amountE18: fee.amountE18, assetIds: fee.assetIds, recipientAddress: fee.recipientAddress }, VALIDATORS);
+  return flowStep(row, columns, { latestLifecycleSource: txRef ? 'RELAYER' : flow.state === 'PENDING_VALIDATION' ? 'VALIDATOR' : 'INDEXER', ...(txRef ? { latestTxRef: txRef } : {}) });
 }
 
 /**
  * Operator (simulator): the chain's validators reject the withdrawal, or its broadcast
- * transaction is dropped. Either releases the hold (the intent's end first) and ends the
- * flow with its reason. A reject is refused once the withdrawal is marked for broadcast.
+ * transaction is dropped. Either releases the hold and ends the intent and the flow with
+ * its reason, in one engine job. A reject is refused once the withdrawal is marked for broadcast.
  */
 export async function failWithdraw(ctx: ChainContext, input: { flowId: string; how: 'REJECT' | 'DROP' }): Promise<LifecycleFlow> {
   await ctx.engine.readable();
   const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId }, include });
   if (!row || row.flowKind !== 'WITHDRAW_TO_EXTERNAL_CHAIN' || !row.withdrawIntent) throw new ApiError('not-found', 'no withdrawal flow has this id', { code: 'FLOW_NOT_FOUND' });
   const before = withdrawOf(row);
-  const now = ctx.clock.now().getTime();
-  const flow = input.how === 'DROP' ? droppedWithdraw(before, now) : rejectWithdraw(before, now);
-  if (flow === before) {
+  // The operator's reject stands for the validators' verdict: the flow ends REJECTED at once.
+  const transition = input.how === 'DROP' ? droppedWithdraw : (flow: WithdrawFlow, nowMs: number) => (rejectWithdraw(flow, nowMs) === flow ? flow : catchUpWithdraw(flow, 'REJECTED', nowMs));
+  if (transition(before, ctx.clock.now().getTime()) === before) {
     const can = input.how === 'DROP' ? 'only a broadcast withdrawal (DESTINATION_CONFIRMING) can be dropped' : 'only a withdrawal awaiting validation can be rejected';
     throw new ApiError('conflict', `${can}; this one is ${row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
   }
-  const ended = await ctx.engine.endWithdrawal(
-    input.how === 'DROP'
-      ? { id: row.withdrawIntent.id, status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' }
-      : { id: row.withdrawIntent.id, status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' },
-    undefined,
-    input.how === 'REJECT',
-  );
-  if (!ended) throw new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' });
-  return followIntent(ctx, row.id);
+  const end = input.how === 'DROP' ? ({ status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' } as const) : ({ status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' } as const);
+  return endAgain(ctx, row, transition, end, input.how === 'REJECT', () => new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' }));
 }
 
 /**
- * Its owner cancels a withdrawal not yet marked for broadcast: the hold is released and
- * the intent ends CANCELED in one engine job, then the flow fails with USER_CANCELED.
+ * Ends a withdrawal in one engine job: its hold released, its intent ended and its flow
+ * moved on from the version read. A block's step that came first (an approval, a
+ * confirmation) makes it read the flow again and retry while the end still applies; when
+ * the flow did not move, the engine refused for the intent's sake (marked for broadcast,
+ * or ended): `refuse`.
+ */
+async function endAgain(ctx: ChainContext, row: Row, transition: (flow: WithdrawFlow, nowMs: number) => WithdrawFlow, end: { status: 'FAILED' | 'REJECTED' | 'CANCELED'; failureReason: string }, onlyUnsubmitted: boolean, refuse: () => ApiError): Promise<LifecycleFlow> {
+  const next = (current: Row) => {
+    const flow = withdrawOf(current);
+    const ended = transition(flow, ctx.clock.now().getTime());
+    return ended === flow ? undefined : ended;
+  };
+  let current = row;
+  let ending = next(row);
+  for (;;) {
+    if (!ending) throw refuse();
+    const s = await withdrawStep(ctx, current, ending);
+    if (await ctx.engine.endWithdrawal({ id: (current.withdrawIntent as WithdrawIntent).id, ...end }, undefined, onlyUnsubmitted, s.move)) {
+      await publishFlow(ctx, s.after, accountsOf(current));
+      return s.after;
+    }
+    await ctx.engine.readable();
+    const reread = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id }, include });
+    ending = reread.version !== current.version ? next(reread) : undefined;
+    current = reread;
+  }
+}
+
+/**
+ * Its owner cancels a withdrawal not yet marked for broadcast: the hold is released, the
+ * intent ends CANCELED and the flow fails with USER_CANCELED, in one engine job.
  * Once marked for broadcast (or ended) it is refused, and nothing is released.
  */
 export async function cancelWithdraw(ctx: ChainContext, where: Prisma.LifecycleFlowWhereInput): Promise<LifecycleFlow> {
   await ctx.engine.readable();
   const row = await ctx.db.lifecycleFlow.findFirst({ where: { ...where, flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN' }, include });
   if (!row?.withdrawIntent) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
-  const before = withdrawOf(row);
   const refuse = () => new ApiError('conflict', `only a withdrawal not yet broadcast (PENDING_VALIDATION) can be canceled; this one is ${row.flowState === 'PENDING_VALIDATION' ? 'being broadcast' : row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
-  if (cancelledFlow(before, ctx.clock.now().getTime()) === before) throw refuse();
-  if (!(await ctx.engine.endWithdrawal({ id: row.withdrawIntent.id, status: 'CANCELED', failureReason: 'USER_CANCELED' }, undefined, true))) throw refuse();
-  return followIntent(ctx, row.id);
-}
-
-/** The intent's end is durable: the flow follows it, over whatever a block changed meanwhile. */
-async function followIntent(ctx: ChainContext, id: bigint): Promise<LifecycleFlow> {
-  for (;;) {
-    await ctx.engine.readable();
-    const current = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id }, include });
-    const next = caughtUp(current, withdrawOf(current), ctx.clock.now().getTime());
-    if (!next || next.terminalAtMs === null || current.isTerminal) return current;
-    const saved = await saveWithdraw(ctx, current, next);
-    if (saved) return saved;
-  }
+  return endAgain(ctx, row, cancelledFlow, { status: 'CANCELED', failureReason: 'USER_CANCELED' }, true, refuse);
 }

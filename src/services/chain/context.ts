@@ -19,7 +19,7 @@ export interface ChainContext {
   chain: ChainAdapter;
   pageTokens: PageTokens;
   /** Money moves only through the engine (its public interface). */
-  engine: Pick<TradingEngine, 'transfer' | 'readable' | 'submitWithdrawal' | 'endWithdrawal' | 'markWithdrawalSubmitted'>;
+  engine: Pick<TradingEngine, 'flowJob' | 'readable' | 'flushed' | 'submitWithdrawal' | 'endWithdrawal' | 'markWithdrawalSubmitted'>;
   systemAccounts: { custody: bigint; fees: bigint };
   /** The domain a wallet's withdrawal authorization names (the sign-in domain). */
   authorizationDomain: string;

@@ -122,6 +122,11 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
         currentProgress: JSON.stringify(columns.currentProgress),
         progressTimeline: JSON.stringify(columns.progressTimeline),
         requestFee: JSON.stringify(columns.requestFee),
+        sourceTxHash: null,
+        txOccurrenceIndex: null,
+        latestTxRef: null,
+        depositAddressId: null,
+        version: 1n,
       },
     },
     {

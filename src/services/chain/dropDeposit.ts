@@ -2,20 +2,27 @@ import { ApiError } from '../../domain/errors.ts';
 import { droppedDeposit } from '../../domain/flows/deposit.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
-import { depositColumns, depositOf } from './flowRecord.ts';
+import { depositColumns, depositOf, flowStep } from './flowRecord.ts';
 import { publishFlow } from './publishFlow.ts';
 
-/** The (simulated) chain dropped a deposit's transaction (a reorg) before it was credited: the flow ends, crediting nothing. */
+/**
+ * The (simulated) chain dropped a deposit's transaction (a reorg) before it was credited:
+ * the flow ends, crediting nothing. An engine job ends it only over the version it was read
+ * at, so a block crediting it and this drop never both apply: a confirmation that came
+ * first is read again, a credit that came first makes the drop 409 `FLOW_NOT_DROPPABLE`.
+ */
 export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) {
-  const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId } });
-  if (!row || row.flowKind !== 'DEPOSIT') throw new ApiError('not-found', 'no such deposit flow', { code: 'FLOW_NOT_FOUND' });
-  const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
-  if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
-  const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
-  // Only over the state it was read in: a block that stored the deposit as crediting first wins.
-  const { count } = await ctx.db.lifecycleFlow.updateMany({ where: { id: row.id, version: row.version }, data: { ...depositColumns(flow, expected), latestLifecycleSource: 'INDEXER', version: { increment: 1 } } });
-  const updated = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { id: row.id } });
-  if (count === 0) throw new ApiError('conflict', `a ${updated.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
-  await publishFlow(ctx, updated);
-  return updated;
+  for (;;) {
+    await ctx.engine.readable();
+    const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId } });
+    if (!row || row.flowKind !== 'DEPOSIT') throw new ApiError('not-found', 'no such deposit flow', { code: 'FLOW_NOT_FOUND' });
+    if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
+    const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
+    const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
+    const { move, after } = flowStep(row, depositColumns(flow, expected), { latestLifecycleSource: 'INDEXER' });
+    if (await ctx.engine.flowJob([], async () => undefined, (job) => job.move(move))) {
+      await publishFlow(ctx, after);
+      return after;
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { DEPOSIT_STEPS, depositTimeline, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
 import { stepsOf, withdrawTimeline, type FeeStatus, type WithdrawFlow, type WithdrawStep } from '../../domain/flows/withdraw.ts';
 import type { LifecycleFlow, Prisma } from '../../generated/prisma/client.ts';
+import type { FlowMove } from '../trading/flowJobs.ts';
 
 /** What a flow's row keeps of its `currentProgress` (spec 2.12), numbers as JSON numbers. */
 interface Progress {
@@ -105,4 +106,40 @@ export function withdrawColumns(flow: WithdrawFlow, expectedMs: (step: WithdrawS
   const progress = { currentConfirmations: flow.confirmations, requiredConfirmations: flow.requiredConfirmations, approveCount: flow.approvals, rejectCount: flow.rejections, ...validators };
   const requestFee: RequestFee = { ...fee, status: flow.feeStatus };
   return { ...flowColumns(stepsOf(flow.kind), flow, withdrawTimeline(flow, expectedMs), progress, expectedMs), requestFee: requestFee as unknown as Prisma.InputJsonValue };
+}
+
+/** Where a flow step leaves the columns `depositColumns` and `withdrawColumns` do not set. */
+interface Sources {
+  latestLifecycleSource: NonNullable<LifecycleFlow['latestLifecycleSource']>;
+  latestTxRef?: string;
+}
+
+/**
+ * A flow's next state as an engine flow step over the version `row` was read at (the
+ * engine applies it only if the flow is still there), and the row as it stands after it,
+ * to publish without reading it back.
+ */
+export function flowStep(row: LifecycleFlow, columns: ReturnType<typeof depositColumns> | ReturnType<typeof withdrawColumns>, sources: Sources): { move: FlowMove; after: LifecycleFlow } {
+  const requestFee = 'requestFee' in columns ? columns.requestFee : (row.requestFee as Prisma.InputJsonValue | null);
+  const tx = sources.latestTxRef !== undefined ? { latestTxRef: sources.latestTxRef, sourceTxHash: sources.latestTxRef, txOccurrenceIndex: '0' } : { latestTxRef: row.latestTxRef, sourceTxHash: row.sourceTxHash, txOccurrenceIndex: row.txOccurrenceIndex };
+  const next = {
+    id: row.id,
+    flowState: columns.flowState,
+    currentStep: columns.currentStep,
+    currentStepSequence: columns.currentStepSequence,
+    lifecycleReason: columns.lifecycleReason,
+    isOpen: columns.isOpen,
+    isTerminal: columns.isTerminal,
+    updatedAt: columns.updatedAt,
+    lastActivityAt: columns.lastActivityAt,
+    terminalAt: columns.terminalAt,
+    estimatedCompletionAt: columns.estimatedCompletionAt,
+    currentProgress: JSON.stringify(columns.currentProgress),
+    progressTimeline: JSON.stringify(columns.progressTimeline),
+    requestFee: requestFee === null ? null : JSON.stringify(requestFee),
+    latestLifecycleSource: sources.latestLifecycleSource,
+    ...tx,
+  };
+  const after = { ...row, ...columns, requestFee, latestLifecycleSource: sources.latestLifecycleSource, ...tx, version: row.version + 1n } as LifecycleFlow;
+  return { move: { next, from: row.version }, after };
 }

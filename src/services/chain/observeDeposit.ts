@@ -3,7 +3,7 @@ import { observeDeposit as observe } from '../../domain/flows/deposit.ts';
 import { E18, MAX_LEDGER_AMOUNT_E18, parseScaled } from '../../domain/money.ts';
 import { EXTERNAL_NETWORKS, MIN_DEPOSIT } from '../../domain/networks.ts';
 import { newPublicId } from '../../domain/ids.ts';
-import { retryOnUniqueRace } from '../../infra/databaseErrors.ts';
+import { READ_AGAIN } from '../trading/flowJobs.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns } from './flowRecord.ts';
@@ -12,7 +12,8 @@ import { publishFlow } from './publishFlow.ts';
 /**
  * The (simulated) chain reports a transfer to a deposit address: the deposit flow starts,
  * or, for an asset the chain does not carry for us or below the minimum, ends at once with
- * its reason. Reported twice (same chain, transaction and log index), it is one flow.
+ * its reason, inserted by an engine job. Reported twice (same chain, transaction and log
+ * index), even at once, it is one flow: the job finds the first.
  */
 export async function observeDeposit(ctx: ChainContext, input: { chainId: number; address: string; asset: string; amount: string; txHash: string; logIndex?: number; fromAddress?: string }) {
   const network = EXTERNAL_NETWORKS.get(input.chainId);
@@ -27,22 +28,30 @@ export async function observeDeposit(ctx: ChainContext, input: { chainId: number
   const flow = observe({ supported: listed !== undefined, belowMinimum: amountE18 < minimum, requiredConfirmations: network.depositConfirmations, nowMs: now });
   const expected = await depositExpectations(ctx, network.registryChainId, network.depositConfirmations);
   const occurrence = String(input.logIndex ?? 0);
-  const key = { flowKind: 'DEPOSIT' as const, serviceChainId: network.registryChainId, sourceTxHash: input.txHash, txOccurrenceIndex: occurrence };
-  let created = false;
-  const row = await retryOnUniqueRace(
-    async () =>
-      (await ctx.db.lifecycleFlow.findUnique({ where: { flowKind_serviceChainId_sourceTxHash_txOccurrenceIndex: key } })) ??
-      ((created = true), ctx.db.lifecycleFlow.create({
-        data: {
+  const key = { serviceChainId: network.registryChainId, sourceTxHash: input.txHash, txOccurrenceIndex: occurrence };
+  const columns = depositColumns(flow, expected);
+  const publicId = newPublicId();
+  // Reported again while an earlier report is in flight: the engine's job, not the unique index, keeps one flow.
+  const settled = async () => (await ctx.engine.flushed(), await ctx.engine.readable());
+  for (;;) {
+    const known = await ctx.engine.flowJob(
+      [],
+      (flows) => flows.prepareDeposit(key, settled),
+      (job, prepared) => {
+        const found = job.knownDeposit(key, prepared);
+        if (found !== undefined) return found;
+        job.insert({
           ...key,
-          ...depositColumns(flow, expected),
-          publicId: newPublicId(),
+          ...columns,
+          id: prepared.flowId,
+          publicId,
+          flowKind: 'DEPOSIT',
           ownerAccountId: target.accountId,
           rootAccountId: target.account.rootAccountId ?? target.accountId,
           smartAccountAddress: target.account.smartAccountAddress,
           unifiedAssetId: listed?.unifiedAssetId ?? null,
           zippedAssetId: carried?.zippedAssetId ?? null,
-          amountE18: amountE18.toString(),
+          amountE18,
           sourceDomain: 'EXTERNAL_CHAIN',
           destinationDomain: 'FUNDING',
           sourceAddress: input.fromAddress ?? null,
@@ -50,10 +59,19 @@ export async function observeDeposit(ctx: ChainContext, input: { chainId: number
           latestTxRef: input.txHash,
           latestLifecycleSource: 'INDEXER',
           startedAt: new Date(now),
+          currentProgress: JSON.stringify(columns.currentProgress),
+          progressTimeline: JSON.stringify(columns.progressTimeline),
+          requestFee: null,
           depositAddressId: target.id,
-        },
-      })),
-  );
-  if (created) await publishFlow(ctx, row);
-  return row;
+          version: 1n,
+        });
+        return undefined;
+      },
+    );
+    if (known === READ_AGAIN) continue;
+    await ctx.engine.readable();
+    const row = await ctx.db.lifecycleFlow.findUniqueOrThrow({ where: { publicId: known ?? publicId } });
+    if (known === undefined) await publishFlow(ctx, row);
+    return row;
+  }
 }

@@ -3,6 +3,7 @@ import type { Market } from '../markets.ts';
 import { Publications } from '../publications.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { Funds } from './core/funds.ts';
+import { FlowBook, type FlowJob, type FlowMove } from './flowJobs.ts';
 import { TradingCore } from './core/tradingCore.ts';
 import { DeadManSwitches } from './deadManSwitches.ts';
 import { DepositLocks } from './depositLocks.ts';
@@ -42,6 +43,7 @@ export class TradingEngine {
   private readonly balances: BalanceBook;
   private readonly locks: DepositLocks;
   private readonly withdrawals: WithdrawalBook;
+  private readonly flows: FlowBook;
   private readonly publications: EnginePublications;
   private readonly journal: Journal;
   private readonly projector: Projector;
@@ -57,6 +59,7 @@ export class TradingEngine {
     this.locks = new DepositLocks(deps.sql, deps.chainBlockMs ?? 1_000);
     this.balances = new BalanceBook(deps.db, this.locks);
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
+    this.flows = new FlowBook(deps.db);
     this.publications = new Publications(deps.events, deps.subscriberLimits);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, {
@@ -82,11 +85,12 @@ export class TradingEngine {
     this.triggers = new TriggerEngine({ ...shared, core: this.core, journal: this.journal, projector: this.projector }, this.sequencer);
     this.core.connect(this.triggers);
     this.switches = new DeadManSwitches({ ...shared, refsFor: (ids, market) => this.core.refsFor(ids, market), cancel: (...args) => this.cancelInJob(...args) });
-    this.funds = new Funds({ ...shared, locks: this.locks, withdrawals: this.withdrawals });
+    this.funds = new Funds({ ...shared, locks: this.locks, withdrawals: this.withdrawals, flows: this.flows });
     this.recovery = new Recovery({
       ...shared,
       locks: this.locks,
       withdrawals: this.withdrawals,
+      flows: this.flows,
       journal: this.journal,
       projector: this.projector,
       core: this.core,
@@ -257,6 +261,14 @@ export class TradingEngine {
   }
 
   /**
+   * A chain flow's step as one job (flowJobs.ts): it applies only over the flow version it
+   * names, with the transfers and locks that go with it, in one journal entry.
+   */
+  flowJob<P, T>(refs: BalanceRef[], prepare: (flows: FlowBook) => Promise<P>, run: (job: FlowJob, prepared: P) => T): Promise<T> {
+    return this.funds.flowJob(refs, prepare, run);
+  }
+
+  /**
    * Accepts a withdrawal from Trading (spec 4.7): holds its amount and fee in `hold`, or,
    * with `settle`, moves it at once; and records the intent and its flow, all in one
    * journal entry. Its idempotency key with the same payload answers the intent it
@@ -272,8 +284,8 @@ export class TradingEngine {
    * already, so a step repeated after a crash changes nothing; with `onlyUnsubmitted` (a
    * reject, a cancel, an expiry) also false once it is marked for broadcast.
    */
-  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false): Promise<boolean> {
-    return this.funds.endWithdrawal(end, settle, onlyUnsubmitted);
+  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false, flow?: FlowMove): Promise<boolean> {
+    return this.funds.endWithdrawal(end, settle, onlyUnsubmitted, flow);
   }
 
   /**
@@ -281,8 +293,8 @@ export class TradingEngine {
    * chain sees it: from then on a reject or cancel cannot release its hold. True when it is
    * marked (now or before), false when it had ended: then it must not be sent.
    */
-  markWithdrawalSubmitted(intentId: bigint): Promise<boolean> {
-    return this.funds.markWithdrawalSubmitted(intentId);
+  markWithdrawalSubmitted(intentId: bigint, flow?: FlowMove): Promise<boolean> {
+    return this.funds.markWithdrawalSubmitted(intentId, flow);
   }
 
   /** Expires resting GTD orders whose time has come (run on a timer). */

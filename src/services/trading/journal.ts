@@ -3,6 +3,7 @@ import {
   appendJournal,
   BALANCE_COLUMNS,
   FLOW_COLUMNS,
+  FLOW_UPDATE_COLUMNS,
   ORDER_COLUMNS,
   RESERVATION_COLUMNS,
   RISK_LEG_COLUMNS,
@@ -86,6 +87,8 @@ interface EntryWire {
   w?: Wire[][];
   f?: Wire[][];
   u?: Wire[][];
+  /** Flows moved on; absent in entries written before flow steps were journaled. */
+  fu?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -104,6 +107,7 @@ export function encodeEntry(ws: WriteSet): string {
     ...(ws.withdrawIntents.size > 0 ? { w: [...ws.withdrawIntents.values()].map((w) => encodeRow(WITHDRAW_INTENT_COLUMNS, w)) } : {}),
     ...(ws.flows.length > 0 ? { f: ws.flows.map((f) => encodeRow(FLOW_COLUMNS, f)) } : {}),
     ...(ws.withdrawStatuses.size > 0 ? { u: [...ws.withdrawStatuses.values()].map((u) => encodeRow(WITHDRAW_STATUS_COLUMNS, u)) } : {}),
+    ...(ws.flowUpdates.size > 0 ? { fu: [...ws.flowUpdates.values()].map((u) => encodeRow(FLOW_UPDATE_COLUMNS, u)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -147,8 +151,14 @@ export function decodeEntry(payload: string): WriteSet {
     const w = decodeRow(WITHDRAW_INTENT_COLUMNS, values);
     ws.withdrawIntents.set(w.id, w);
   }
-  for (const values of wire.f ?? []) ws.flows.push(decodeRow(FLOW_COLUMNS, values));
+  for (const values of wire.f ?? []) {
+    const f = decodeRow(FLOW_COLUMNS, values);
+    // Written before flows carried their version: inserted at the column's default.
+    f.version ??= 1n;
+    ws.flows.push(f);
+  }
   for (const values of wire.u ?? []) ws.withdrawStatus(decodeRow(WITHDRAW_STATUS_COLUMNS, values));
+  for (const values of wire.fu ?? []) ws.flowUpdate(decodeRow(FLOW_UPDATE_COLUMNS, values));
   return ws;
 }
 

@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '../../infra/migrations.ts';
-import type { BalanceDelta, FlowRow, LegRow, WithdrawIntentRow, WithdrawStatusRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
+import type { BalanceDelta, FlowRow, FlowUpdateRow, LegRow, WithdrawIntentRow, WithdrawStatusRow, OrderRow, RiskLegRow, SwitchRow, TradeRow, TransferRow, TriggerEventRow, TriggerRow, WriteSet } from './writeSet.ts';
 
 export type SqlType = 'bigint' | 'int' | 'text' | 'jsonb' | 'bytea' | 'boolean' | 'numeric' | 'timestamptz' | `"${string}"`;
 type Value = bigint | number | string | boolean | Date | null | undefined;
@@ -189,6 +189,14 @@ export const FLOW_COLUMNS: Columns<FlowRow> = [
   ['sourceAddress', 'text'], ['destinationAddress', 'text'], ['latestLifecycleSource', '"LifecycleSource"'], ['lifecycleReason', '"LifecycleReason"'],
   ['isOpen', 'boolean'], ['isTerminal', 'boolean'], ['startedAt', 'timestamptz'], ['updatedAt', 'timestamptz'], ['lastActivityAt', 'timestamptz'],
   ['terminalAt', 'timestamptz'], ['estimatedCompletionAt', 'timestamptz'], ['currentProgress', 'jsonb'], ['progressTimeline', 'jsonb'], ['requestFee', 'jsonb'],
+  ['sourceTxHash', 'text'], ['txOccurrenceIndex', 'text'], ['latestTxRef', 'text'], ['depositAddressId', 'bigint'], ['version', 'bigint'],
+];
+
+export const FLOW_UPDATE_COLUMNS: Columns<FlowUpdateRow> = [
+  ['id', 'bigint'], ['version', 'bigint'], ['flowState', '"FlowState"'], ['currentStep', '"FlowStep"'], ['currentStepSequence', 'int'], ['lifecycleReason', '"LifecycleReason"'],
+  ['isOpen', 'boolean'], ['isTerminal', 'boolean'], ['updatedAt', 'timestamptz'], ['lastActivityAt', 'timestamptz'], ['terminalAt', 'timestamptz'],
+  ['estimatedCompletionAt', 'timestamptz'], ['currentProgress', 'jsonb'], ['progressTimeline', 'jsonb'], ['requestFee', 'jsonb'], ['latestLifecycleSource', '"LifecycleSource"'],
+  ['latestTxRef', 'text'], ['sourceTxHash', 'text'], ['txOccurrenceIndex', 'text'],
 ];
 
 /** Where a projection statement moves its watermark: from `from` (what it must find) to `to`. */
@@ -257,6 +265,12 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep | ReapplySte
   }
   // Flows before the transfers and intents that reference them (checked at the statement's end anyway).
   if (ws.flows.length > 0) parts.push(insert(p, 'LifecycleFlow', FLOW_COLUMNS, ws.flows));
+  if (ws.flowUpdates.size > 0) {
+    const set = FLOW_UPDATE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
+    // A re-applied entry older than what later entries stored never moves a flow back.
+    parts.push(`UPDATE "LifecycleFlow" AS f SET ${set.join(', ')}
+      FROM ${unnest(p, FLOW_UPDATE_COLUMNS, [...ws.flowUpdates.values()], 'u')} WHERE f.id = u.id AND f.version < u.version AND ${GUARD}`);
+  }
   if (ws.withdrawIntents.size > 0) parts.push(insert(p, 'WithdrawIntent', WITHDRAW_INTENT_COLUMNS, [...ws.withdrawIntents.values()]));
   if (ws.withdrawStatuses.size > 0) {
     parts.push(`UPDATE "WithdrawIntent" AS i SET status = u.status, "failureReason" = u."failureReason", "updatedAt" = u."updatedAt"

@@ -53,6 +53,7 @@ export function entryFootprint(ws: WriteSet, systemAccounts: ReadonlySet<bigint>
   for (const w of ws.withdrawIntents.values()) (keys.add(`w:${w.id}`), keys.add(`f:${w.flowId}`), account(w.accountId));
   for (const w of ws.withdrawStatuses.values()) keys.add(`w:${w.id}`);
   for (const f of ws.flows) (keys.add(`f:${f.id}`), account(f.ownerAccountId));
+  for (const f of ws.flowUpdates.values()) keys.add(`f:${f.id}`);
   return { keys, accounts };
 }
 

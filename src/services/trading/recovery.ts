@@ -21,6 +21,7 @@ import type { Projector } from './projector.ts';
 import { CommitAbandoned } from './sequencer.ts';
 import type { TriggerEngine } from './triggers/triggerEngine.ts';
 import type { WithdrawalBook } from './withdrawals.ts';
+import type { FlowBook } from './flowJobs.ts';
 import type { OrderRow, TriggerRow } from './writeSet.ts';
 
 /** More than the book changes two uncommitted groups can make. */
@@ -37,6 +38,7 @@ export interface RecoveryDeps {
   balances: BalanceBook;
   locks: DepositLocks;
   withdrawals: WithdrawalBook;
+  flows: FlowBook;
   journal: Journal;
   projector: Projector;
   ids: EngineIds;
@@ -190,6 +192,7 @@ export class Recovery {
     await this.loadTriggers();
     await this.deps.withdrawals.load();
     await this.deps.locks.load(this.deps.clock.now().getTime());
+    await this.deps.flows.load();
     const armed = await this.deps.db.deadManSwitch.findMany({ where: { status: 'ARMED' } });
     this.deps.switches.restore(
       armed.map((sw) => ({ accountId: sw.accountId, symbolId: sw.symbolId, side: sw.side, status: sw.status, timeoutSec: sw.timeoutSec, expiresAtTsNs: sw.expiresAtTsNs, requestId: sw.requestId, armedAt: sw.armedAt, lastFiredAtTsNs: sw.lastFiredAtTsNs })),

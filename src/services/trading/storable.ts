@@ -3,6 +3,7 @@ import { misfitCode, rowChecker, type RowMisfit } from '../../infra/columnLimits
 import {
   BALANCE_COLUMNS,
   FLOW_COLUMNS,
+  FLOW_UPDATE_COLUMNS,
   LEG_COLUMNS,
   legInsert,
   ORDER_CHANGE_COLUMNS,
@@ -40,6 +41,7 @@ const TABLES = {
   withdrawIntent: rowChecker('WithdrawIntent', names(WITHDRAW_INTENT_COLUMNS)),
   withdrawStatus: rowChecker('WithdrawIntent', names(WITHDRAW_STATUS_COLUMNS)),
   flow: rowChecker('LifecycleFlow', names(FLOW_COLUMNS)),
+  flowUpdate: rowChecker('LifecycleFlow', names(FLOW_UPDATE_COLUMNS)),
 };
 
 function first(table: keyof typeof TABLES, rows: Iterable<object>): RowMisfit | null {
@@ -90,7 +92,8 @@ export function writeSetMisfit(ws: WriteSet): RowMisfit | null {
     first('switch', ws.switches.values()) ??
     first('withdrawIntent', ws.withdrawIntents.values()) ??
     first('withdrawStatus', ws.withdrawStatuses.values()) ??
-    first('flow', ws.flows)
+    first('flow', ws.flows) ??
+    first('flowUpdate', ws.flowUpdates.values())
   );
 }
 

@@ -124,12 +124,11 @@ export class WithdrawalBook {
     return undefined;
   }
 
-  /** Records an accepted withdrawal: its key and nonce are taken, its hold (if any) open. */
-  accept(ws: WriteSet, intent: WithdrawIntentRow, flow: FlowRow, hold: WithdrawHold | undefined, nowMs: number): void {
+  /** Records an accepted withdrawal: its key and nonce are taken, its hold (if any) open (its flow is the flow book's). */
+  accept(ws: WriteSet, intent: WithdrawIntentRow, hold: WithdrawHold | undefined, nowMs: number): void {
     this.keys.set(`${intent.accountId}:${intent.idempotencyKey}`, { publicId: intent.publicId, payloadHash: intent.payloadHash, at: nowMs });
     this.nonces.set(`${intent.accountId}:${intent.nonce}`, nowMs);
     if (hold) this.holds.set(intent.id, hold);
-    ws.flows.push(flow);
     ws.withdrawIntents.set(intent.id, intent);
   }
 

@@ -1,4 +1,4 @@
-import type { ChildOrderKind, FlowDomain, FlowKind, FlowState, FlowStep, LifecycleSource, WithdrawAction, WithdrawAuthorization, WithdrawIntentStatus, DeadManSwitchStatus, FeeAsset, LedgerAccount, OrderOriginScope, SideScope, TriggerCancelReason, TriggerDirection, TriggerEventType, TriggerFailureReason, TriggerStatus, TriggerType, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
+import type { ChildOrderKind, FlowDomain, FlowKind, FlowState, FlowStep, LifecycleReason, LifecycleSource, WithdrawAction, WithdrawAuthorization, WithdrawIntentStatus, DeadManSwitchStatus, FeeAsset, LedgerAccount, OrderOriginScope, SideScope, TriggerCancelReason, TriggerDirection, TriggerEventType, TriggerFailureReason, TriggerStatus, TriggerType, OrderCloseReason, OrderStatus, Side, StpMode, TimeInForce, TransferCode, TransferSideKind, OrderType } from '../../generated/prisma/client.ts';
 
 /**
  * Everything one batch of commands changed, written to PostgreSQL in one transaction
@@ -238,8 +238,9 @@ export interface WithdrawStatusRow {
 }
 
 /**
- * A lifecycle flow (spec 2.12) created with its withdrawal, in the same entry as its hold.
- * Later steps are the chain service's to write; the JSON columns are JSON text.
+ * A lifecycle flow (spec 2.12) as a job creates it: a withdrawal's with its hold, a
+ * deposit's when the chain reports it. Every later step is a `FlowUpdateRow` of an engine
+ * job too (flowJobs.ts); the JSON columns are JSON text.
  */
 export interface FlowRow {
   id: bigint;
@@ -251,7 +252,7 @@ export interface FlowRow {
   flowState: FlowState;
   currentStep: FlowStep;
   currentStepSequence: number;
-  unifiedAssetId: number;
+  unifiedAssetId: number | null;
   zippedAssetId: number | null;
   amountE18: bigint;
   serviceChainId: number | null;
@@ -260,7 +261,7 @@ export interface FlowRow {
   sourceAddress: string | null;
   destinationAddress: string | null;
   latestLifecycleSource: LifecycleSource;
-  lifecycleReason: null;
+  lifecycleReason: LifecycleReason | null;
   isOpen: boolean;
   isTerminal: boolean;
   startedAt: Date;
@@ -271,7 +272,37 @@ export interface FlowRow {
   currentProgress: string;
   progressTimeline: string;
   requestFee: string | null;
+  /** Last in the journal's row: entries written before deposits were journaled lack them. */
+  sourceTxHash: string | null;
+  txOccurrenceIndex: string | null;
+  latestTxRef: string | null;
+  depositAddressId: bigint | null;
+  version: bigint;
 }
+
+/** A flow's next state, set by the one job that checked it was at `version - 1` (flowJobs.ts). */
+export type FlowUpdateRow = Pick<
+  FlowRow,
+  | 'id'
+  | 'version'
+  | 'flowState'
+  | 'currentStep'
+  | 'currentStepSequence'
+  | 'lifecycleReason'
+  | 'isOpen'
+  | 'isTerminal'
+  | 'updatedAt'
+  | 'lastActivityAt'
+  | 'terminalAt'
+  | 'estimatedCompletionAt'
+  | 'currentProgress'
+  | 'progressTimeline'
+  | 'requestFee'
+  | 'latestLifecycleSource'
+  | 'latestTxRef'
+  | 'sourceTxHash'
+  | 'txOccurrenceIndex'
+>;
 
 export const switchKey = (sw: { accountId: bigint; symbolId: number; side: string }) => `${sw.accountId}:${sw.symbolId}:${sw.side}`;
 
@@ -300,6 +331,8 @@ export class WriteSet {
   /** Withdrawals accepted by the group, with their flows. */
   readonly withdrawIntents = new Map<bigint, WithdrawIntentRow>();
   readonly flows: FlowRow[] = [];
+  /** The latest state of each earlier flow the group moved on. */
+  readonly flowUpdates = new Map<bigint, FlowUpdateRow>();
   /** The end of each earlier withdrawal the group settled or released. */
   readonly withdrawStatuses = new Map<bigint, WithdrawStatusRow>();
   /** Where each reservation key stands in `clientOrderIds`, built by `absorb` only. */
@@ -344,6 +377,13 @@ export class WriteSet {
     else this.withdrawStatuses.set(change.id, { ...change });
   }
 
+  /** Records a flow's next state: on its row when the group also inserts it, so no row is touched twice. */
+  flowUpdate(change: FlowUpdateRow): void {
+    const at = this.flows.findIndex((f) => f.id === change.id);
+    if (at >= 0) this.flows[at] = { ...(this.flows[at] as FlowRow), ...change };
+    else this.flowUpdates.set(change.id, { ...change });
+  }
+
   /** Records a switch's new state; what it leaves as it was keeps the group's earlier value. */
   switch(row: SwitchRow): void {
     const key = switchKey(row);
@@ -371,6 +411,7 @@ export class WriteSet {
     for (const w of later.withdrawIntents.values()) this.withdrawIntents.set(w.id, w);
     for (const f of later.flows) this.flows.push(f);
     for (const c of later.withdrawStatuses.values()) this.withdrawStatus(c);
+    for (const u of later.flowUpdates.values()) this.flowUpdate(u);
     // A batch folds hundreds of entries: find a reused key by index, not by scanning.
     this.reservationAt ??= new Map(this.clientOrderIds.map((c, i) => [`${c.accountId}:${c.clientOrderId}`, i]));
     for (const c of later.clientOrderIds) {
@@ -398,7 +439,9 @@ export class WriteSet {
       this.triggers.size === 0 &&
       this.triggerEvents.length === 0 &&
       this.withdrawIntents.size === 0 &&
-      this.withdrawStatuses.size === 0
+      this.withdrawStatuses.size === 0 &&
+      this.flows.length === 0 &&
+      this.flowUpdates.size === 0
     );
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../infra/clock.ts';
 import type { BalanceBook, BalanceRef } from '../balances.ts';
 import type { DepositLocks } from '../depositLocks.ts';
+import type { FlowBook, FlowJob, FlowMove } from '../flowJobs.ts';
 import type { EngineIds, LedgerJob } from '../engineTypes.ts';
 import { insufficientBalance } from '../errors.ts';
 import type { Sequencer } from '../sequencer.ts';
@@ -12,13 +13,25 @@ import type { WithdrawStatusRow, WriteSet } from '../writeSet.ts';
  * so a credit, a transfer or a withdrawal hold is ordered with every order it funds.
  */
 export class Funds {
-  constructor(private readonly deps: { clock: Clock; sequencer: Sequencer; balances: BalanceBook; locks: DepositLocks; withdrawals: WithdrawalBook; ids: EngineIds }) {}
+  constructor(private readonly deps: { clock: Clock; sequencer: Sequencer; balances: BalanceBook; locks: DepositLocks; withdrawals: WithdrawalBook; flows: FlowBook; ids: EngineIds }) {}
 
   /** Posts ledger transfers (credits, internal transfers) through the same sequencer and balances as trades. */
   transfer<T>(refs: BalanceRef[], run: (job: LedgerJob) => T): Promise<T> {
     return this.deps.sequencer.submitAfter(
       () => this.deps.balances.load(refs),
       (ws) => run(this.ledgerJob(ws)),
+    );
+  }
+
+  /**
+   * A chain flow's step as one job (flowJobs.ts): it applies only over the flow version it
+   * names, with the transfers and locks that go with it, in one journal entry.
+   */
+  flowJob<P, T>(refs: BalanceRef[], prepare: (flows: FlowBook) => Promise<P>, run: (job: FlowJob, prepared: P) => T): Promise<T> {
+    let prepared: P;
+    return this.deps.sequencer.submitAfter(
+      async () => ([, prepared] = await Promise.all([this.deps.balances.load(refs), prepare(this.deps.flows)])),
+      (ws) => run({ ...this.ledgerJob(ws), ...this.deps.flows.writer(ws) }, prepared),
     );
   }
 
@@ -61,7 +74,8 @@ export class Funds {
           hold = { ref: move.hold, held: total };
         }
         const { flow, ...intent } = s;
-        this.deps.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, { ...flow, id: ids.flowId }, hold, this.deps.clock.now().getTime());
+        this.deps.withdrawals.accept(ws, { ...intent, id: ids.intentId, flowId: ids.flowId }, hold, this.deps.clock.now().getTime());
+        this.deps.flows.insert(ws, { ...flow, id: ids.flowId });
         return { intentId: s.publicId, replayed: false };
       },
     );
@@ -73,7 +87,7 @@ export class Funds {
    * already, so a step repeated after a crash changes nothing; with `onlyUnsubmitted` (a
    * reject, a cancel, an expiry) also false once it is marked for broadcast.
    */
-  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false): Promise<boolean> {
+  endWithdrawal(end: Omit<WithdrawStatusRow, 'updatedAt'>, settle?: { refs: BalanceRef[]; run: (job: LedgerJob, hold: WithdrawHold) => void }, onlyUnsubmitted = false, flow?: FlowMove): Promise<boolean> {
     return this.deps.sequencer.submitAfter(
       async () => {
         const hold = this.deps.withdrawals.holdOf(end.id);
@@ -81,10 +95,11 @@ export class Funds {
       },
       (ws) => {
         const hold = this.deps.withdrawals.holdOf(end.id);
-        if (!hold || (onlyUnsubmitted && this.deps.withdrawals.isSubmitted(end.id))) return false;
+        if (!hold || (onlyUnsubmitted && this.deps.withdrawals.isSubmitted(end.id)) || (flow && !this.deps.flows.can(flow))) return false;
         if (settle) settle.run(this.ledgerJob(ws), hold);
         else this.deps.balances.release(ws, hold.ref, hold.held);
         this.deps.withdrawals.end(ws, { ...end, updatedAt: this.deps.clock.now() });
+        if (flow) this.deps.flows.move(ws, flow);
         return true;
       },
     );
@@ -95,10 +110,11 @@ export class Funds {
    * chain sees it: from then on a reject or cancel cannot release its hold. True when it is
    * marked (now or before), false when it had ended: then it must not be sent.
    */
-  markWithdrawalSubmitted(intentId: bigint): Promise<boolean> {
+  markWithdrawalSubmitted(intentId: bigint, flow?: FlowMove): Promise<boolean> {
     return this.deps.sequencer.submit((ws) => {
-      if (!this.deps.withdrawals.holdOf(intentId)) return false;
+      if (!this.deps.withdrawals.holdOf(intentId) || (flow && !this.deps.flows.can(flow))) return false;
       if (!this.deps.withdrawals.isSubmitted(intentId)) this.deps.withdrawals.submit(ws, intentId, this.deps.clock.now());
+      if (flow) this.deps.flows.move(ws, flow);
       return true;
     });
   }
