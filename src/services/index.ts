@@ -7,7 +7,7 @@ import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { createAddressBookService } from './addressBook.ts';
 import { createApiKeyService } from './apiKeys.ts';
-import { createChartService } from './chart.ts';
+import { createChartService } from './chart/index.ts';
 import { createLayoutService } from './layouts.ts';
 import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
