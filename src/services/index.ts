@@ -12,7 +12,7 @@ import { createLayoutService } from './layouts.ts';
 import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
 import { createRateLimiter } from './rateLimits.ts';
-import { createSubaccountService } from './subaccounts.ts';
+import { createSubaccountService } from './accounts/index.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';

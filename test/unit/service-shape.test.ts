@@ -14,6 +14,7 @@ const src = path.resolve(import.meta.dirname, '../../src');
 /** The service areas (keys of the service table) already in folders, and their folder under services/. */
 const FOLDERS: Record<string, string> = {
   chart: 'chart',
+  subaccounts: 'accounts',
 };
 
 /**
