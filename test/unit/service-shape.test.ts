@@ -15,6 +15,7 @@ const src = path.resolve(import.meta.dirname, '../../src');
 const FOLDERS: Record<string, string> = {
   chart: 'chart',
   subaccounts: 'accounts',
+  ledger: 'ledger',
 };
 
 /**
