@@ -7,12 +7,13 @@ import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { createAddressBookService } from './addressBook.ts';
 import { createApiKeyService } from './apiKeys.ts';
-import { createChartService } from './chart.ts';
+import { createChartService } from './chart/index.ts';
+import { createLedgerService } from './ledger/index.ts';
 import { createLayoutService } from './layouts.ts';
 import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
 import { createRateLimiter } from './rateLimits.ts';
-import { createSubaccountService } from './subaccounts.ts';
+import { createSubaccountService } from './accounts/index.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
@@ -21,7 +22,7 @@ import { loadMarkets } from './markets.ts';
 import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
 import { DEFAULT_SUBSCRIBER_LIMITS, Publications, type SubscriberLimits } from './publications.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
-import { createLedgerService, createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
+import { createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
 export interface ServiceDeps {

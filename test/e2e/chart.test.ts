@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DRAWING_PAYLOAD_BYTES, MAX_DRAWINGS_PER_LAYER, MAX_LAYERS_PER_SYMBOL, TOMBSTONE_RETENTION_MS } from '../../src/services/chart.ts';
+import { MAX_DRAWING_PAYLOAD_BYTES, MAX_DRAWINGS_PER_LAYER, MAX_LAYERS_PER_SYMBOL, TOMBSTONE_RETENTION_MS } from '../../src/services/chart/index.ts';
 import {
   ChartDrawingDocument,
   ChartDrawingsDocument,

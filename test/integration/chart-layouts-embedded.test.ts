@@ -3,7 +3,7 @@ import type { Caller } from '../../src/auth/caller.ts';
 import { systemClock } from '../../src/infra/clock.ts';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
-import { createChartService } from '../../src/services/chart.ts';
+import { createChartService } from '../../src/services/chart/index.ts';
 import { createLayoutService } from '../../src/services/layouts.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
 import { tempDir } from '../helpers/infra.ts';
@@ -43,21 +43,21 @@ describe('chart and layouts on embedded PGlite', () => {
     const chart = createChartService({ ...deps(), markets: { marketById: () => ({}) as never }, events: store.events, topicPrefix: store.keyPrefix });
     const events = chart.subscribeChartLayerChanges(caller);
     const next = events.next();
-    const { layer } = await chart.upsertChartLayer(caller, { layer: { engineSymbolId: 1, name: 'l' }, expectedRevision: 0n });
+    const { layer } = await chart.upsertLayer(caller, { layer: { engineSymbolId: 1, name: 'l' }, expectedRevision: 0n });
     expect((await next).value).toMatchObject({ change: 'LAYER_UPSERTED', layerId: layer.layerId });
     const drawing = { layer: { layerId: layer.layerId }, engineSymbolId: 1, type: 1, version: 1, payload: Uint8Array.of(1, 2) };
-    const a = await chart.upsertChartDrawing(caller, { drawing: { ...drawing, drawingId: 'a' }, expectedLayerRevision: 1n });
+    const a = await chart.upsertDrawing(caller, { drawing: { ...drawing, drawingId: 'a' }, expectedLayerRevision: 1n });
     expect(a.layerRevision).toBe(2n);
-    await expect(chart.upsertChartDrawing(caller, { drawing, expectedLayerRevision: 1n })).rejects.toMatchObject({
+    await expect(chart.upsertDrawing(caller, { drawing, expectedLayerRevision: 1n })).rejects.toMatchObject({
       code: 'CONFLICT_STALE_REVISION',
       extensions: { currentRevision: '2' },
     });
-    const deleted = await chart.deleteChartDrawing(caller, { drawingId: 'a' });
+    const deleted = await chart.deleteDrawing(caller, { drawingId: 'a' });
     expect(deleted.drawing.deletedAtMs).not.toBe(0n);
-    const delta = await chart.listChartDrawings(caller, { layerId: layer.layerId, updatedSinceMs: a.drawing.updatedAtMs });
+    const delta = await chart.listDrawings(caller, { layerId: layer.layerId, updatedSinceMs: a.drawing.updatedAtMs });
     expect(delta.drawings.map((d) => d.drawingId)).toEqual(['a']);
     expect(delta.layerRevision).toBe(3n);
-    const synced = await chart.syncChartDrawings(caller, {
+    const synced = await chart.syncDrawings(caller, {
       layerId: layer.layerId,
       drawings: [{ ...drawing, drawingId: 'a', clientUpdatedAtMs: 1n }, { ...drawing, drawingId: 'b', clientUpdatedAtMs: 1n }],
     });

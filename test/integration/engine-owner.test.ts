@@ -56,7 +56,7 @@ describe('one engine owner per database', () => {
     let successor: Awaited<ReturnType<typeof createApp>> | undefined;
     try {
       const account = await stale.database.prisma.account.create({ data: { publicId: uniqueName('f'), kind: 'ROOT' } });
-      const deposit = (app: typeof stale) => app.services.ledger.credit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
+      const deposit = (app: typeof stale) => app.services.ledger.operatorCredit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
       await deposit(stale);
       const transfers = async () => {
         await projected(async (text) => (await admin.query(text)).rows);
@@ -99,7 +99,7 @@ describe('one engine owner per database', () => {
     await admin.connect();
     try {
       const account = await owner.database.prisma.account.create({ data: { publicId: uniqueName('r'), kind: 'ROOT' } });
-      const deposit = () => owner.services.ledger.credit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
+      const deposit = () => owner.services.ledger.operatorCredit({ accountId: account.publicId, asset: 'USDC', amount: '5', ledgerAccount: 'TRADING' });
       await deposit();
 
       // Another session takes the lock the moment the owner's connection dies, so the

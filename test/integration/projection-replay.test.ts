@@ -157,8 +157,8 @@ async function newTrader(): Promise<Trader> {
   const caller: SessionCaller = { kind: 'session', rootAccountId: row.id, rootPublicId: row.publicId, sessionId: 0n };
   const s = server.app.services;
   for (const [asset, amount] of [['SOL', '5000'], ['USDC', '500000']]) {
-    await s.ledger.credit({ accountId: row.publicId, asset: asset as string, amount: amount as string, ledgerAccount: 'TRADING' });
-    await s.ledger.credit({ accountId: row.publicId, asset: asset as string, amount: amount as string, ledgerAccount: 'FUNDING' });
+    await s.ledger.operatorCredit({ accountId: row.publicId, asset: asset as string, amount: amount as string, ledgerAccount: 'TRADING' });
+    await s.ledger.operatorCredit({ accountId: row.publicId, asset: asset as string, amount: amount as string, ledgerAccount: 'FUNDING' });
   }
   const { depositAddress } = await s.chain.createDepositAddress(caller, { chainId: 1 });
   return { signedIn, caller, depositAddress: depositAddress.depositAddress, orders: [], triggers: [] };
@@ -338,10 +338,10 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
       return;
     }
     case 'transfer':
-      await s.ledger.internalTransfer(t.caller, { asset: c.asset, amount: c.amount, fromLedger: c.toTrading ? 'FUNDING' : 'TRADING', toLedger: c.toTrading ? 'TRADING' : 'FUNDING' });
+      await s.ledger.createInternalTransfer(t.caller, { asset: c.asset, amount: c.amount, fromLedger: c.toTrading ? 'FUNDING' : 'TRADING', toLedger: c.toTrading ? 'TRADING' : 'FUNDING' });
       return;
     case 'credit':
-      await s.ledger.credit({ accountId: t.caller.rootPublicId, asset: c.asset, amount: c.amount, ledgerAccount: c.funding ? 'FUNDING' : 'TRADING' });
+      await s.ledger.operatorCredit({ accountId: t.caller.rootPublicId, asset: c.asset, amount: c.amount, ledgerAccount: c.funding ? 'FUNDING' : 'TRADING' });
       return;
     case 'deposit': {
       const flow = await s.chain.observeDeposit({ chainId: 1, address: t.depositAddress, asset: c.asset, amount: c.amount === '0' ? '0.5' : c.amount, txHash: `0x${(nonce++).toString(16)}` });
@@ -402,7 +402,7 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
         t.triggers.push((await orders.createTrigger(t.caller, { trigger })).trigger.publicId);
       }
       // The largest credit there is, now and then, so the widest orders find their funds.
-      if (c.which % 3 === 0) await s.ledger.credit({ accountId: t.caller.rootPublicId, asset: c.side === 'BUY' ? 'USDC' : 'SOL', amount: (MAX_LEDGER_AMOUNT_E18 / E18).toString(), ledgerAccount: 'TRADING' });
+      if (c.which % 3 === 0) await s.ledger.operatorCredit({ accountId: t.caller.rootPublicId, asset: c.side === 'BUY' ? 'USDC' : 'SOL', amount: (MAX_LEDGER_AMOUNT_E18 / E18).toString(), ledgerAccount: 'TRADING' });
       return;
     }
     case 'burst': {

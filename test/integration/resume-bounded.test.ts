@@ -32,8 +32,8 @@ async function newTrader(): Promise<SessionCaller> {
   for (const pool of ['TRADING_PLACE', 'TRADING_CANCEL'] as const) {
     await s.operator.putRateLimitOverride({ pool, accountId: publicId, quotaWeight: 100000n, periodMs: 1000n, burstWeight: 100000n });
   }
-  await s.ledger.credit({ accountId: publicId, asset: 'SOL', amount: '100000', ledgerAccount: 'TRADING' });
-  await s.ledger.credit({ accountId: publicId, asset: 'USDC', amount: '10000000', ledgerAccount: 'TRADING' });
+  await s.ledger.operatorCredit({ accountId: publicId, asset: 'SOL', amount: '100000', ledgerAccount: 'TRADING' });
+  await s.ledger.operatorCredit({ accountId: publicId, asset: 'USDC', amount: '10000000', ledgerAccount: 'TRADING' });
   return { kind: 'session', rootAccountId: row.id, rootPublicId: publicId, sessionId: 0n };
 }
 

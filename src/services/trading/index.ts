@@ -4,7 +4,6 @@
  * render and parse. Everything else in this folder is the engine's parts.
  */
 export { createOrdersService, type OrdersService } from './orders.ts';
-export { createLedgerService } from './ledger.ts';
 export type { TradingEngine } from './engine.ts';
 export type { QuarantinedEntry } from './projector.ts';
 export { EngineOwnership, type EngineOwner } from './ownership.ts';

@@ -1,4 +1,4 @@
-import { visibleAccountsWhere } from '../../../services/accounts.ts';
+import { visibleAccountsWhere } from '../../../services/accounts/index.ts';
 import { builder } from '../builder.ts';
 
 const AccountKind = builder.enumType('AccountKind', { values: ['ROOT', 'SUBACCOUNT'] as const });

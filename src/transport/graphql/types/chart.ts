@@ -1,23 +1,26 @@
-import {
-  DRAWINGS_LIST_DEFAULT,
-  type ChartDrawingView,
-  type ChartLayerEvent,
-  type ChartLayerView,
-  type DrawingInput,
-  type LayerRef,
-} from '../../../services/chart.ts';
+import { DRAWINGS_LIST_DEFAULT, type ChartDrawingView, type ChartLayerEvent, type ChartLayerView, type LayerRef } from '../../../services/chart/index.ts';
+import { deleteDrawingParams, deleteDrawingQuery } from '../../../services/chart/deleteDrawing.schema.ts';
+import { deleteLayerParams, deleteLayerQuery } from '../../../services/chart/deleteLayer.schema.ts';
+import { drawingParams } from '../../../services/chart/getDrawing.schema.ts';
+import { layerParams } from '../../../services/chart/getLayer.schema.ts';
+import { listDrawingsParams, listDrawingsQuery } from '../../../services/chart/listDrawings.schema.ts';
+import { syncDrawingsBody } from '../../../services/chart/syncDrawings.schema.ts';
+import { drawingOf, upsertDrawingBody } from '../../../services/chart/upsertDrawing.schema.ts';
+import { upsertLayerBody } from '../../../services/chart/upsertLayer.schema.ts';
 import type { SyncWinner } from '../../../domain/chartMerge.ts';
 import { invalidArgument } from '../../../domain/errors.ts';
 import { builder } from '../builder.ts';
-import { decodeBytes, encodeBytes } from '../bytes.ts';
+import { encodeBytes } from '../bytes.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
+import { parseArgs } from '../validate.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
  * Chart layers and drawings over GraphQL: the same service calls as /v1
- * (routes/chart.ts) with the same field names. `payload` is base64 text; `colorRgba`
- * is an Int64 (0xAARRGGBB does not fit GraphQL's signed 32-bit Int).
+ * (routes/chart.ts) with the same field names, validated by the same input schemas
+ * (services/chart/<op>.schema.ts). `payload` is base64 text; `colorRgba` is an Int64
+ * (0xAARRGGBB does not fit GraphQL's signed 32-bit Int).
  */
 
 const LayerRefType = builder.objectRef<LayerRef>('ChartLayerRef').implement({
@@ -110,17 +113,17 @@ builder.objectFields(ViewerRef, (t) => ({
     type: [Layer],
     description: 'The caller’s layers of one market, by sortHint',
     args: { engineSymbolId: t.arg.int({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.chart.listChartLayers(caller, args)).layers,
+    resolve: async (caller, args, ctx) => (await ctx.services.chart.listLayers(caller, args)).layers,
   }),
   chartLayer: t.field({
     type: Layer,
     args: { layerId: t.arg.string({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.chart.getChartLayer(caller, args)).layer,
+    resolve: async (caller, args, ctx) => (await ctx.services.chart.getLayer(caller, parseArgs(layerParams, args))).layer,
   }),
   chartDrawing: t.field({
     type: Drawing,
     args: { drawingId: t.arg.string({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.chart.getChartDrawing(caller, args)).drawing,
+    resolve: async (caller, args, ctx) => (await ctx.services.chart.getDrawing(caller, parseArgs(drawingParams, args))).drawing,
   }),
   chartDrawings: t.connection(
     {
@@ -128,13 +131,11 @@ builder.objectFields(ViewerRef, (t) => ({
       description: 'Drawings of a layer, oldest change first; with updatedSinceMs, the changes since then, tombstones included',
       args: { layerId: t.arg.string({ required: true }), updatedSinceMs: t.arg({ type: 'Int64' }) },
       resolve: async (caller, args, ctx) => {
+        const { layerId } = parseArgs(listDrawingsParams, { layerId: args.layerId });
+        const since = parseArgs(listDrawingsQuery, { updatedSinceMs: args.updatedSinceMs });
         let layerRevision = 0n;
         const connection = await connectionFromPage(args, DRAWINGS_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.chart.listChartDrawings(caller, {
-            ...page,
-            layerId: args.layerId,
-            ...(args.updatedSinceMs != null ? { updatedSinceMs: args.updatedSinceMs } : {}),
-          });
+          const r = await ctx.services.chart.listDrawings(caller, { ...page, layerId, ...since });
           layerRevision = r.layerRevision;
           return { items: r.drawings, nextPageToken: r.nextPageToken };
         });
@@ -189,26 +190,6 @@ const DrawingInputType = builder.inputType('ChartDrawingInput', {
   }),
 });
 
-type DrawingArg = typeof DrawingInputType.$inferInput;
-
-function drawingOf(d: DrawingArg, fieldPath: string): DrawingInput {
-  const optional = <K extends keyof DrawingArg>(k: K) => (d[k] != null ? { [k]: d[k] } : {});
-  return {
-    ...optional('drawingId'),
-    layer: { layerId: d.layer.layerId, ...(d.layer.ownerId != null ? { ownerId: d.layer.ownerId } : {}) },
-    engineSymbolId: d.engineSymbolId,
-    type: d.type,
-    version: d.version,
-    payload: decodeBytes(d.payload, `${fieldPath}.payload`),
-    ...optional('bboxTimeMinMs'),
-    ...optional('bboxTimeMaxMs'),
-    ...optional('bboxPriceMin'),
-    ...optional('bboxPriceMax'),
-    ...optional('clientUpdatedAtMs'),
-    ...optional('deletedAtMs'),
-  } as DrawingInput;
-}
-
 builder.mutationFields((t) => ({
   upsertChartLayer: t.field({
     type: Layer,
@@ -219,50 +200,42 @@ builder.mutationFields((t) => ({
       if (colorRgba != null && (colorRgba < 0n || colorRgba > 0xffffffffn)) {
         throw invalidArgument('layer.colorRgba', 'must be from 0 to 4294967295', 'range');
       }
-      return (
-        await ctx.services.chart.upsertChartLayer(callerOf(ctx), {
-          expectedRevision,
-          layer: {
-            engineSymbolId: layer.engineSymbolId,
-            name: layer.name,
-            ...(layer.layerId != null ? { layerId: layer.layerId } : {}),
-            ...(layer.sortHint != null ? { sortHint: layer.sortHint } : {}),
-            ...(colorRgba != null ? { colorRgba: Number(colorRgba) } : {}),
-            ...(layer.useLayerColor != null ? { useLayerColor: layer.useLayerColor } : {}),
-            ...(layer.isLocked != null ? { isLocked: layer.isLocked } : {}),
-            ...(layer.isVisible != null ? { isVisible: layer.isVisible } : {}),
-          },
-        })
-      ).layer;
+      const body = parseArgs(upsertLayerBody, { layer: { ...layer, colorRgba: colorRgba == null ? null : Number(colorRgba) }, expectedRevision });
+      const { ownerId: _o, revision: _r, updatedAtMs: _u, ...fields } = body.layer;
+      return (await ctx.services.chart.upsertLayer(callerOf(ctx), { layer: fields, expectedRevision: body.expectedRevision })).layer;
     },
   }),
   deleteChartLayer: t.string({
     description: 'Deletes the layer and its drawings; the id of the deleted layer',
     args: { layerId: t.arg.string({ required: true }), expectedRevision: t.arg({ type: 'Int64' }) },
     resolve: async (_root, { layerId, expectedRevision }, ctx) => {
-      await ctx.services.chart.deleteChartLayer(callerOf(ctx), { layerId, ...(expectedRevision != null ? { expectedRevision } : {}) });
+      await ctx.services.chart.deleteLayer(callerOf(ctx), { ...parseArgs(deleteLayerParams, { layerId }), ...parseArgs(deleteLayerQuery, { expectedRevision }) });
       return layerId;
     },
   }),
   upsertChartDrawing: t.field({
     type: DrawingResult,
     args: { drawing: t.arg({ type: DrawingInputType, required: true }), expectedLayerRevision: t.arg({ type: 'Int64', required: true }) },
-    resolve: (_root, { drawing, expectedLayerRevision }, ctx) =>
-      ctx.services.chart.upsertChartDrawing(callerOf(ctx), { drawing: drawingOf(drawing, 'drawing'), expectedLayerRevision }),
+    resolve: (_root, args, ctx) => {
+      const body = parseArgs(upsertDrawingBody, args);
+      return ctx.services.chart.upsertDrawing(callerOf(ctx), { drawing: drawingOf(body.drawing), expectedLayerRevision: body.expectedLayerRevision });
+    },
   }),
   deleteChartDrawing: t.field({
     type: DrawingResult,
     description: 'Leaves a tombstone (deletedAtMs set) for syncing devices',
     args: { drawingId: t.arg.string({ required: true }), expectedLayerRevision: t.arg({ type: 'Int64' }) },
     resolve: (_root, { drawingId, expectedLayerRevision }, ctx) =>
-      ctx.services.chart.deleteChartDrawing(callerOf(ctx), { drawingId, ...(expectedLayerRevision != null ? { expectedLayerRevision } : {}) }),
+      ctx.services.chart.deleteDrawing(callerOf(ctx), { ...parseArgs(deleteDrawingParams, { drawingId }), ...parseArgs(deleteDrawingQuery, { expectedLayerRevision }) }),
   }),
   syncChartDrawings: t.field({
     type: SyncResult,
     description: 'Merges drawings edited offline: per drawing the later clientUpdatedAtMs wins',
     args: { layerId: t.arg.string({ required: true }), drawings: t.arg({ type: [DrawingInputType], required: true }) },
-    resolve: (_root, { layerId, drawings }, ctx) =>
-      ctx.services.chart.syncChartDrawings(callerOf(ctx), { layerId, drawings: drawings.map((d, i) => drawingOf(d, `drawings[${i}]`)) }),
+    resolve: (_root, args, ctx) => {
+      const body = parseArgs(syncDrawingsBody, args);
+      return ctx.services.chart.syncDrawings(callerOf(ctx), { layerId: body.layerId, drawings: body.drawings.map(drawingOf) });
+    },
   }),
 }));
 

@@ -1,7 +1,9 @@
 import { PERMISSIONS } from '../../../auth/caller.ts';
 import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
-import type { SubaccountView } from '../../../services/subaccounts.ts';
+import type { SubaccountView } from '../../../services/accounts/index.ts';
+import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { builder } from '../builder.ts';
+import { parseArgs } from '../validate.ts';
 import { callerOf, clientIpOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -165,7 +167,7 @@ builder.mutationFields((t) => ({
   createSubaccount: t.field({
     type: Subaccount,
     args: { label: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.subaccounts.createSubaccount(callerOf(ctx), args)).subaccount,
+    resolve: async (_root, args, ctx) => (await ctx.services.subaccounts.createSubaccount(callerOf(ctx), parseArgs(createSubaccountBody, args))).subaccount,
   }),
   createApiPolicy: t.field({
     type: ApiPolicy,

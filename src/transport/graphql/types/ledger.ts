@@ -1,5 +1,7 @@
 import { transferView } from '../../../services/trading/index.ts';
+import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { builder } from '../builder.ts';
+import { parseArgs } from '../validate.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -72,7 +74,6 @@ builder.mutationField('internalTransfer', (t) =>
   t.field({
     type: InternalTransferResult,
     args: { input: t.arg({ type: InternalTransferInput, required: true }) },
-    resolve: (_root, { input: { fromSubaccountId, toSubaccountId, ...transfer } }, ctx) =>
-      ctx.services.ledger.internalTransfer(callerOf(ctx), { ...transfer, ...defined({ fromSubaccountId, toSubaccountId }) }),
+    resolve: (_root, { input }, ctx) => ctx.services.ledger.createInternalTransfer(callerOf(ctx), parseArgs(createInternalTransferBody, input)),
   }),
 );

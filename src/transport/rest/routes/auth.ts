@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
+import { listSubaccountsQuery } from '../../../services/accounts/listSubaccounts.schema.ts';
 import type { Services } from '../../../services/index.ts';
 import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
 
 /** Sessions, terms and subaccounts (spec 5; shapes are our choice, see docs/api-decisions.md). */
 export function authRoutes(s: Services) {
@@ -67,7 +68,7 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/subaccounts',
       summary: 'Create a subaccount',
       auth: 'caller',
-      body: z.strictObject({ label: z.string().max(256) }),
+      body: createSubaccountBody,
       handler: async ({ body }, ctx) => {
         const r = await s.subaccounts.createSubaccount(ctx.caller, body);
         return { subaccount: subaccount(r.subaccount) };
@@ -79,7 +80,7 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/subaccounts',
       summary: 'List subaccounts, newest first',
       auth: 'caller',
-      query: z.strictObject(pageQuery(500)),
+      query: listSubaccountsQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.subaccounts.listSubaccounts(ctx.caller, query);
         return { subaccounts: r.subaccounts.map(subaccount), nextPageToken: r.nextPageToken };

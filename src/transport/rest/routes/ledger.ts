@@ -1,11 +1,12 @@
-import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Services } from '../../../services/index.ts';
 import { transferView } from '../../../services/trading/index.ts';
-import { queryBool, queryInt } from '../codec.ts';
+import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
+import { listBalancesQuery } from '../../../services/ledger/listBalances.schema.ts';
+import { listTransfersQuery } from '../../../services/ledger/listTransfers.schema.ts';
+import { operatorCreditBody } from '../../../services/ledger/operatorCredit.schema.ts';
 import { defineRoute } from '../route.ts';
 
-const LEDGER = z.enum(['FUNDING', 'TRADING']);
 const e18 = (v: bigint) => formatScaled(v, 18);
 
 export function ledgerRoutes(s: Services) {
@@ -16,7 +17,7 @@ export function ledgerRoutes(s: Services) {
       url: '/v1/balances',
       summary: 'Balances of the account in both ledgers (available and held, 18 decimals)',
       auth: 'caller',
-      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      query: listBalancesQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.ledger.listBalances(ctx.caller, query);
         return {
@@ -38,14 +39,7 @@ export function ledgerRoutes(s: Services) {
       url: '/v1/transfers',
       summary: 'Ledger transfer legs of the account (spec 4.7, 2.11)',
       auth: 'caller',
-      query: z.strictObject({
-        limit: queryInt(1, 1000).optional(),
-        page_token: z.string().max(2048).optional(),
-        reversed: queryBool().optional(),
-        subaccount_id: z.string().max(64).optional(),
-        ledger: LEDGER.optional(),
-        asset: z.string().max(16).optional(),
-      }),
+      query: listTransfersQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.ledger.listTransfers(ctx.caller, {
           ...(query.subaccount_id ? { subaccountId: query.subaccount_id } : {}),
@@ -67,16 +61,9 @@ export function ledgerRoutes(s: Services) {
       url: '/v1/transfers/internal',
       summary: 'Move funds between FUNDING and TRADING, or between the root account and its subaccounts',
       auth: 'caller',
-      body: z.strictObject({
-        asset: z.string().max(16),
-        amount: z.string().max(64),
-        fromLedger: LEDGER,
-        toLedger: LEDGER,
-        fromSubaccountId: z.string().max(64).optional(),
-        toSubaccountId: z.string().max(64).optional(),
-      }),
+      body: createInternalTransferBody,
       handler: async ({ body }, ctx) => {
-        const r = await s.ledger.internalTransfer(ctx.caller, body);
+        const r = await s.ledger.createInternalTransfer(ctx.caller, body);
         return { linkId: r.linkId.toString(), timestamp: r.timestampUs.toString() };
       },
     }),
@@ -91,9 +78,9 @@ export function operatorLedgerRoutes(s: Services) {
       url: '/operator/v1/credits',
       summary: 'Credit an account through a DEPOSIT ledger transfer (stands in for the chain)',
       auth: 'operator',
-      body: z.strictObject({ accountId: z.string().max(64), asset: z.string().max(16), amount: z.string().max(64), ledgerAccount: LEDGER }),
+      body: operatorCreditBody,
       handler: async ({ body }) => {
-        const r = await s.ledger.credit(body);
+        const r = await s.ledger.operatorCredit(body);
         return {
           linkId: r.linkId.toString(),
           balance: { accountId: r.accountId, asset: r.asset, ledgerAccount: r.ledgerAccount, available: e18(r.available), held: e18(r.held) },

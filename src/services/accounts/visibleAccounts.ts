@@ -1,5 +1,5 @@
-import type { Caller } from '../auth/caller.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
+import type { Caller } from '../../auth/caller.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 
 /**
  * The accounts a caller may see: its root and that root's subaccounts, or only the one
