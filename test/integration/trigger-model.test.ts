@@ -85,8 +85,8 @@ async function newAccount(funds: { SOL: string; USDC: string }): Promise<Session
   for (const pool of ['TRADING_PLACE', 'TRADING_CANCEL'] as const) {
     await s.operator.putRateLimitOverride({ pool, accountId: publicId, quotaWeight: 1_000_000n, periodMs: 1000n, burstWeight: 1_000_000n });
   }
-  await s.ledger.credit({ accountId: publicId, asset: 'SOL', amount: funds.SOL, ledgerAccount: 'TRADING' });
-  await s.ledger.credit({ accountId: publicId, asset: 'USDC', amount: funds.USDC, ledgerAccount: 'TRADING' });
+  await s.ledger.operatorCredit({ accountId: publicId, asset: 'SOL', amount: funds.SOL, ledgerAccount: 'TRADING' });
+  await s.ledger.operatorCredit({ accountId: publicId, asset: 'USDC', amount: funds.USDC, ledgerAccount: 'TRADING' });
   return { kind: 'session', rootAccountId: row.id, rootPublicId: publicId, sessionId: 0n };
 }
 
