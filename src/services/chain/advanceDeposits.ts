@@ -1,6 +1,6 @@
 import { confirmDeposit, creditedDeposit, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
 import type { LifecycleFlow } from '../../generated/prisma/client.ts';
-import type { FlowMove } from '../trading/flowJobs.ts';
+import type { FlowMove } from '../trading/index.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns, depositOf, flowStep } from './flowRecord.ts';

@@ -19,7 +19,7 @@ import { OPEN_WITHDRAW_STATUSES } from '../trading/index.ts';
 import type { ChainContext } from './context.ts';
 import { withdrawExpectations } from './expectedDurations.ts';
 import { flowStep, withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
-import type { FlowMove } from '../trading/flowJobs.ts';
+import type { FlowMove } from '../trading/index.ts';
 import { publishFlow, type FlowAccounts } from './publishFlow.ts';
 
 type Expectations = Awaited<ReturnType<typeof withdrawExpectations>>;

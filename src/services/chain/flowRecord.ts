@@ -1,7 +1,7 @@
 import { DEPOSIT_STEPS, depositTimeline, type DepositFlow, type FlowStep } from '../../domain/flows/deposit.ts';
 import { stepsOf, withdrawTimeline, type FeeStatus, type WithdrawFlow, type WithdrawStep } from '../../domain/flows/withdraw.ts';
 import type { LifecycleFlow, Prisma } from '../../generated/prisma/client.ts';
-import type { FlowMove } from '../trading/flowJobs.ts';
+import type { FlowMove } from '../trading/index.ts';
 
 /** What a flow's row keeps of its `currentProgress` (spec 2.12), numbers as JSON numbers. */
 interface Progress {

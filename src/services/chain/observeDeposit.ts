@@ -3,7 +3,7 @@ import { observeDeposit as observe } from '../../domain/flows/deposit.ts';
 import { E18, MAX_LEDGER_AMOUNT_E18, parseScaled } from '../../domain/money.ts';
 import { EXTERNAL_NETWORKS, MIN_DEPOSIT } from '../../domain/networks.ts';
 import { newPublicId } from '../../domain/ids.ts';
-import { READ_AGAIN } from '../trading/flowJobs.ts';
+import { READ_AGAIN } from '../trading/index.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
 import { depositColumns } from './flowRecord.ts';

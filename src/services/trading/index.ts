@@ -13,3 +13,4 @@ export type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePaylo
 export { attachedRiskView, levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, triggerEventView, triggerView, type OrderLike } from './views.ts';
 export { CLIENT_TRIGGER_ID, type CreateTriggerInput } from './triggerInput.ts';
 export { OPEN_WITHDRAW_STATUSES } from './withdrawals.ts';
+export { READ_AGAIN, type FlowMove } from './flowJobs.ts';
