@@ -469,13 +469,9 @@ const PROJECTED: Record<string, { except?: string[]; only?: string[]; where?: st
   TriggerEvent: { except: ['id', 'createdAt'] },
   DeadManSwitch: { except: ['id', 'updatedAt', 'createdAt'] },
   WithdrawIntent: {},
-  // Withdrawal flows are inserted from the journal, then walked along by the chain service
-  // outside it, fee status (requestFee) included; deposit flows are the chain service's
-  // alone. What the journal holds are the columns fixed at submission.
-  LifecycleFlow: {
-    only: ['id', 'publicId', 'ownerAccountId', 'rootAccountId', 'smartAccountAddress', 'flowKind', 'unifiedAssetId', 'zippedAssetId', 'amountE18', 'serviceChainId', 'sourceDomain', 'destinationDomain', 'sourceAddress', 'destinationAddress', 'startedAt'],
-    where: `"flowKind" <> 'DEPOSIT'`,
-  },
+  // Every flow and every step of it is journaled (the engine is the table's one writer):
+  // deposits and withdrawals alike, fee status included.
+  LifecycleFlow: {},
   // lastBookSeq jumps at every start, outside the journal (compared apart), and that
   // update's @updatedAt is the start's time.
   MarketSequence: { except: ['lastBookSeq', 'updatedAt'] },
@@ -518,7 +514,6 @@ async function replayJournal(): Promise<string> {
       await client.query(`DELETE FROM "${replay.schema}"."${table}"`);
       await copyRows(client, table, database.schema, replay.schema);
     }
-    await copyRows(client, 'LifecycleFlow', database.schema, replay.schema, `"flowKind" = 'DEPOSIT'`);
     // Sequences start where ensureMarkets creates them.
     await client.query(`INSERT INTO "${replay.schema}"."MarketSequence" ("symbolId") SELECT "symbolId" FROM "${database.schema}"."Market"`);
   } finally {
