@@ -13,6 +13,7 @@ import type { WhiteboardService } from '../../services/whiteboards.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
 import { RoomAccessChanges } from './accessChanges.ts';
 import { RoomAuth } from './auth.ts';
+import { containHooks } from './contain.ts';
 import { CLOSE, COLLAB_PATH, DEFAULT_ROOM_LIMITS, type RoomLimits } from './context.ts';
 import { RoomLimitsExtension } from './limits.ts';
 import { RoomPersistence } from './persistence.ts';
@@ -62,7 +63,14 @@ export function createCollab(deps: CollabDeps) {
       }),
     );
   }
-  const hocuspocus = new Hocuspocus({ name: 'whiteboards', quiet: true, debounce: 2_000, maxDebounce: 10_000, extensions });
+  // No hook failure may end the process (containHooks); persistence also retries its stores.
+  const hocuspocus = new Hocuspocus({
+    name: 'whiteboards',
+    quiet: true,
+    debounce: 2_000,
+    maxDebounce: 10_000,
+    extensions: extensions.map((e) => containHooks(e, deps.logger)),
+  });
   // Export reads an open room's document, so edits not stored yet are in it.
   deps.whiteboards.readLiveDocuments((boardId) => hocuspocus.documents.get(boardId));
   // A restore is an edit of the room's document (loaded for it when no room is open), so
