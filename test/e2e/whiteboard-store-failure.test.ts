@@ -74,7 +74,8 @@ describe('a failing store', () => {
 
       // Its last connection leaves: the room stays, its edits unstored (and retried).
       room.destroy();
-      await pollUntil(() => room.provider.isConnected === false, 2000);
+      await pollUntil(() => server.app.collab.hocuspocus.documents.get(id)?.getConnectionsCount() === 0, 2000);
+      expect(server.app.collab.hocuspocus.documents.get(id)?.getConnectionsCount()).toBe(0);
       const before = attempts;
       await pollUntil(() => attempts > before, 10_000);
       expect(server.app.collab.hocuspocus.documents.has(id)).toBe(true);

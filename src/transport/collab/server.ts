@@ -75,11 +75,12 @@ export function createCollab(deps: CollabDeps) {
   deps.whiteboards.readLiveDocuments((boardId) => hocuspocus.documents.get(boardId));
   // A restore is an edit of the room's document (loaded for it when no room is open), so
   // every connection, here and through the fan-out on other processes, receives it; the
-  // direct connection stores the document once the edit is applied.
+  // direct connection stores the document once the edit is applied. The edit is held to
+  // the room's document cap, as a connection's edits are.
   deps.whiteboards.editLiveDocuments(async (boardId, edit) => {
     const connection = await hocuspocus.openDirectConnection(boardId, { direct: true });
     try {
-      await connection.transact((doc) => edit(doc));
+      await connection.transact((doc) => edit(doc, limits.maxDocumentBytes));
     } finally {
       await connection.disconnect();
     }
