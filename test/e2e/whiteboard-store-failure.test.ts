@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { signIn } from '../helpers/auth.ts';
-import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
 import { createBoard, outcome, OpenRooms, texts } from '../helpers/rooms.ts';
 import { pollUntil } from '../helpers/wait.ts';
 import { Prisma } from '../../src/generated/prisma/client.ts';
@@ -93,7 +93,10 @@ describe('a failing store', () => {
   }, 40_000);
 
   it('at shutdown is retried until the flush deadline, and the server closes', async () => {
-    const app = await startTestApp();
+    // Its own schema, kept past the app's close to read what the shutdown stored.
+    const database = await testDatabase();
+    const app = await startTestApp({ database });
+    let closed = false;
     const owner = await signIn(app.url);
     const { board } = await createBoard(app.url, owner);
     const id = board.boardId as string;
@@ -110,9 +113,10 @@ describe('a failing store', () => {
       expect(await outcome(room)).toBe('synced');
       texts(room).set('at-shutdown', 'yes');
       await pollUntil(() => app.app.collab.hocuspocus.documents.get(id)?.getMap('notes').get('at-shutdown') === 'yes', 2000);
-      await app.app.collab.close();
+      await app.close();
+      closed = true;
       expect(calls).toBe(3);
-      const row = await app.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } });
+      const row = await database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } });
       const doc = new Y.Doc();
       Y.applyUpdate(doc, row.yjsState!);
       expect(doc.getMap('notes').get('at-shutdown')).toBe('yes');
@@ -120,7 +124,8 @@ describe('a failing store', () => {
     } finally {
       room.destroy();
       whiteboards.storeContent = realStore;
-      await app.close();
+      if (!closed) await app.close();
+      await database.drop();
     }
   }, 40_000);
 });
