@@ -1,10 +1,17 @@
 import * as Y from 'yjs';
+import { ApiError } from '../domain/errors.ts';
 import { yjsToScene } from './whiteboardScene.ts';
 
 /**
  * Version snapshots and compaction of a board's Y.Doc (docs/api-decisions.md, "Whiteboards",
  * issue 24 item 5).
  */
+
+/**
+ * A board's Y.Doc as one update, at most: the rooms' default cap (RoomLimits
+ * `maxDocumentBytes`), which a restore is held to as well.
+ */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** A new version is taken when the newest one is at least this old (5 minutes of editing). */
 export const VERSION_INTERVAL_MS = 5 * 60_000;
@@ -53,5 +60,30 @@ export function restoreInto(doc: Y.Doc, version: Uint8Array): void {
     });
   } finally {
     source.destroy();
+  }
+}
+
+/**
+ * `restoreInto` held to the document cap: the restore is made on a copy of `doc` and
+ * measured there; only a result within `maxBytes` reaches `doc`, as one update (the
+ * copy's changes since `doc`'s state), so a refused restore changes nothing. The copy
+ * garbage-collects like a room's document, so the measure is what the room would hold.
+ */
+export function restoreWithin(doc: Y.Doc, version: Uint8Array, maxBytes: number): void {
+  const copy = new Y.Doc({ gc: true });
+  try {
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+    const before = Y.encodeStateVector(copy);
+    restoreInto(copy, version);
+    const sizeBytes = Y.encodeStateAsUpdate(copy).length;
+    if (sizeBytes > maxBytes) {
+      throw new ApiError('conflict', `the restored document would be ${sizeBytes} bytes, over the board's ${maxBytes}`, {
+        code: 'DOCUMENT_TOO_LARGE',
+        extensions: { sizeBytes, maxBytes },
+      });
+    }
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(copy, before));
+  } finally {
+    copy.destroy();
   }
 }

@@ -25,7 +25,7 @@ import { PageTokens, pageLimit, toPage } from './pageTokens.ts';
 import { isResync, markCritical } from '../infra/eventBus.ts';
 import { Publications } from './publications.ts';
 import { checkScene, EMPTY_SCENE, sceneToYjsUpdate, yjsToScene, type Scene } from './whiteboardScene.ts';
-import { compactState, restoreInto, VERSION_INTERVAL_MS, VERSIONS_KEPT } from './whiteboardVersions.ts';
+import { compactState, MAX_DOCUMENT_BYTES, restoreWithin, VERSION_INTERVAL_MS, VERSIONS_KEPT } from './whiteboardVersions.ts';
 
 /**
  * Whiteboards (spec 2.13, 4.8): metadata, sharing and the stored Y.Doc of each board.
@@ -96,7 +96,7 @@ export interface WhiteboardRestored {
  * rooms run in this process (every connection receives the change, other processes through
  * the Redis fan-out), stored afterwards.
  */
-export type LiveEditor = (boardId: string, edit: (doc: Y.Doc) => void) => Promise<void>;
+export type LiveEditor = (boardId: string, edit: (doc: Y.Doc, maxDocumentBytes: number) => void) => Promise<void>;
 
 export interface WhiteboardExport {
   boardId: string;
@@ -181,7 +181,7 @@ export function createWhiteboardService(deps: {
     const doc = new Y.Doc();
     try {
       if (stored.length > 0) Y.applyUpdate(doc, stored);
-      edit(doc);
+      edit(doc, MAX_DOCUMENT_BYTES);
       await storeContent(boardId, Y.encodeStateAsUpdate(doc));
     } finally {
       doc.destroy();
@@ -546,7 +546,8 @@ export function createWhiteboardService(deps: {
      * Makes the board's content that of one of its versions, as a new edit: applied to the
      * open room's document as one Yjs transaction, so every connection receives it and the
      * versions and history go on from there (the restore is itself undone by restoring a
-     * later version). Needs canEdit: a role that cannot edit is 403 WHITEBOARD_EDIT_DENIED
+     * later version). A restore whose document would pass the size cap is 409
+     * DOCUMENT_TOO_LARGE and changes nothing. Needs canEdit: a role that cannot edit is 403 WHITEBOARD_EDIT_DENIED
      * (it sees the board), a version of another board 404.
      */
     async restoreWhiteboardVersion(caller: Caller, input: { boardId: string; versionId: string }): Promise<WhiteboardRestored> {
@@ -565,7 +566,7 @@ export function createWhiteboardService(deps: {
         select: { versionId: true, yjsState: true },
       });
       if (!version) throw versionNotFound();
-      await editLive(row.boardId, (doc) => restoreInto(doc, version.yjsState));
+      await editLive(row.boardId, (doc, maxBytes) => restoreWithin(doc, version.yjsState, maxBytes));
       return { boardId: row.boardId, versionId: version.versionId, restoredAt: clock.now() };
     },
 

@@ -173,4 +173,39 @@ describe('a whiteboard room in headless Chromium', () => {
     expect(await exported(boardId, owner)).toEqual(shown);
     expect(await stored(boardId)).toEqual(shown);
   });
+
+  it('a version restored by the owner replaces the scene on both editing pages, and the export over /v1 is that scene', async () => {
+    const owner = await signIn(server.url);
+    const [alice, bob] = [await signIn(server.url), await signIn(server.url)];
+    const boardId = await boardWithEditors(owner, [alice, bob]);
+    const a = await joined(boardId, alice);
+    const b = await joined(boardId, bob);
+    await a.evaluate(() => window.room.addElement({ id: 'kept', type: 'ellipse', x: 1, y: 2 }));
+    // The room's first store (2 s debounce) takes the board's first version.
+    let versions: { versionId: string }[] = [];
+    await pollUntil(async () => {
+      const r = await api(server.url, 'GET', `${BOARDS}/${boardId}/versions`, undefined, owner.auth);
+      versions = r.body.versions;
+      return versions.length > 0;
+    }, 10_000);
+    expect(versions).toHaveLength(1);
+    await pollUntil(async () => ids(await sceneOf(b)).includes('kept'), 5000);
+
+    await a.evaluate(() => window.room.addElement({ id: 'later-a', type: 'line' }));
+    await b.evaluate(() => window.room.addElement({ id: 'later-b', type: 'text', text: 'gone soon' }));
+    await pollUntil(async () => (await sceneOf(a)).elements.length === 4 && (await sceneOf(b)).elements.length === 4, 5000);
+    expect(ids(await sceneOf(a)).sort()).toEqual(['kept', 'later-a', 'later-b', 'seed']);
+
+    const r = await api(server.url, 'POST', `${BOARDS}/${boardId}/versions/${versions[0]!.versionId}/restore`, undefined, owner.auth);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await pollUntil(async () => (await sceneOf(a)).elements.length === 2 && (await sceneOf(b)).elements.length === 2, 5000);
+    const shown = await sceneOf(a);
+    expect(ids(shown).sort()).toEqual(['kept', 'seed']);
+    expect(shown.elements.find((e) => e.id === 'kept')).toEqual({ id: 'kept', type: 'ellipse', x: 1, y: 2 });
+    expect(shown.version).toBe(3);
+    expect(await sceneOf(b)).toEqual(shown);
+    expect(await exported(boardId, owner)).toEqual(shown);
+    // Neither page lost its connection: the restore came as an edit.
+    for (const page of [a, b]) expect(await page.evaluate(() => window.room.state())).toMatchObject({ closes: [], authenticated: true });
+  }, 40_000);
 });

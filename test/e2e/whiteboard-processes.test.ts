@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, onboard, signIn } from '../helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/env.ts';
+import * as Y from 'yjs';
 import { startTestApp, testDatabase, testStore, type RunningApp } from '../helpers/infra.ts';
 import { apiKeyRoomToken, BOARDS, createBoard, keyFor, openRoom, outcome, texts, type Room } from '../helpers/rooms.ts';
 import { TcpProxy } from '../helpers/tcpProxy.ts';
@@ -20,7 +21,7 @@ let child: ChildProcess;
 let childUrl: string;
 const rooms: Room[] = [];
 
-function startRoomsNode(redisUrl = TEST_REDIS_URL): Promise<{ process: ChildProcess; url: string }> {
+function startRoomsNode(redisUrl = TEST_REDIS_URL): Promise<{ process: ChildProcess; url: string; output(): string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/roomsMain.ts')], {
     env: {
       ...process.env,
@@ -41,7 +42,7 @@ function startRoomsNode(redisUrl = TEST_REDIS_URL): Promise<{ process: ChildProc
     proc.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.includes('serving /collab'));
-      if (line) resolve({ process: proc, url: `http://127.0.0.1:${JSON.parse(line).port}` });
+      if (line) resolve({ process: proc, url: `http://127.0.0.1:${JSON.parse(line).port}`, output: () => out });
     });
     proc.stderr!.on('data', () => undefined);
     proc.once('exit', (code) => reject(new Error(`rooms node exited with ${code}: ${out}`)));
@@ -195,6 +196,97 @@ describe('rooms on two processes sharing PostgreSQL and Redis', () => {
       node.process.kill('SIGTERM');
       await exited;
       await proxy.close();
+    }
+  }, 60_000);
+
+  it('a restore asked of the main process reaches a provider connected to the rooms node', async () => {
+    const node = await startRoomsNode();
+    try {
+      const owner = await signIn(main.url);
+      const { board } = await createBoard(main.url, owner, { title: 'restore across' });
+      const id = board.boardId as string;
+      const b = open(node.url, id, owner.token);
+      expect(await outcome(b)).toBe('synced');
+      const elements = b.doc.getArray<Y.Map<unknown>>('elements');
+      const ids = () => elements.toArray().map((m) => m.get('id'));
+      elements.push([new Y.Map<unknown>([['id', 'first']])]);
+      // The node's first store (2 s debounce) takes the board's first version.
+      let versions: { versionId: string }[] = [];
+      await pollUntil(async () => {
+        versions = (await api(main.url, 'GET', `${BOARDS}/${id}/versions`, undefined, owner.auth)).body.versions;
+        return versions.length > 0;
+      }, 10_000);
+      expect(versions).toHaveLength(1);
+      b.doc.transact(() => {
+        elements.delete(0, 1);
+        elements.push([new Y.Map<unknown>([['id', 'later']])]);
+      });
+      // Stored by the node (its debounce) before the restore: main loads the stored state for
+      // it, and elements added elsewhere and not stored yet would survive a restore
+      // (docs/api-decisions.md, "Restoring a version").
+      await pollUntil(async () => (await api(main.url, 'GET', `${BOARDS}/${id}/export`, undefined, owner.auth)).body.scene.elements[0]?.id === 'later', 10_000);
+      expect(main.app.collab.hocuspocus.documents.has(id)).toBe(false);
+
+      const r = await api(main.url, 'POST', `${BOARDS}/${id}/versions/${versions[0]!.versionId}/restore`, undefined, owner.auth);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      await pollUntil(() => ids().join() === 'first', 5_000);
+      expect(ids()).toEqual(['first']);
+      expect([...b.closes, ...b.socketCloses]).toEqual([]);
+    } finally {
+      for (const room of rooms.splice(0)) room.destroy();
+      const exited = new Promise((r) => node.process.once('exit', r));
+      node.process.kill('SIGTERM');
+      await exited;
+    }
+  }, 40_000);
+
+  it('a rooms node whose store PostgreSQL refuses (a row lock past the statement timeout) stays up, keeps the edit and stores it once the lock goes', async () => {
+    const node = await startRoomsNode();
+    let release = () => {};
+    try {
+      const owner = await signIn(main.url);
+      const { board } = await createBoard(main.url, owner, { title: 'locked' });
+      const id = board.boardId as string;
+      const b = open(node.url, id, owner.token);
+      expect(await outcome(b)).toBe('synced');
+      const released = new Promise<void>((r) => (release = r));
+      let locked = false;
+      const holding = main.database.prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT 1 FROM "Whiteboard" WHERE "boardId" = ${id}::uuid FOR UPDATE`;
+          locked = true;
+          await released;
+        },
+        { timeout: 30_000 },
+      );
+      await pollUntil(() => locked, 5_000);
+      texts(b).set('kept', 'yes');
+      // Stored after 2 s, waiting on the lock until the 3 s statement timeout.
+      await pollUntil(() => node.output().includes('whiteboard store failed'), 15_000);
+      const failure = node.output().split('\n').find((l) => l.includes('whiteboard store failed'))!;
+      expect(JSON.parse(failure)).toMatchObject({ boardId: id, failures: 1, retryInMs: 500 });
+      expect(failure).not.toContain('statement timeout');
+      release();
+      await holding;
+      expect(node.process.exitCode).toBeNull();
+      await pollUntil(async () => {
+        const row = await main.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } });
+        const doc = new Y.Doc();
+        if (row.yjsState) Y.applyUpdate(doc, row.yjsState);
+        return doc.getMap('notes').get('kept') === 'yes';
+      }, 10_000);
+      const row = await main.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } });
+      const doc = new Y.Doc();
+      Y.applyUpdate(doc, row.yjsState!);
+      expect(doc.getMap('notes').toJSON()).toEqual({ kept: 'yes' });
+      expect(node.process.exitCode).toBeNull();
+      expect([...b.closes, ...b.socketCloses]).toEqual([]);
+    } finally {
+      release();
+      for (const room of rooms.splice(0)) room.destroy();
+      const exited = new Promise<number | null>((r) => node.process.once('exit', r));
+      node.process.kill('SIGTERM');
+      expect(await exited).toBe(0);
     }
   }, 60_000);
 });

@@ -242,6 +242,60 @@ describe('restoring a version', () => {
   });
 });
 
+describe('restoring a version, held to the document cap', () => {
+  it('refuses a restore whose document would pass the cap (409 DOCUMENT_TOO_LARGE) on both transports, changing nothing for the room or the store', async () => {
+    // The rooms of this server cap a document at 64 KiB; a version of 96 KiB was stored
+    // directly (a store is not capped), then its content deleted.
+    const capped = await startTestApp({ clock, roomLimits: { maxDocumentBytes: 64 * 1024 } });
+    const cappedRooms = new OpenRooms(() => capped.url);
+    try {
+      const owner = await signIn(capped.url);
+      const { board } = await createBoard(capped.url, owner);
+      const id = board.boardId as string;
+      const doc = new Y.Doc();
+      doc.getArray('elements').push(Array.from({ length: 96 }, (_, i) => element(`big${i}`, { text: 'x'.repeat(1024) })));
+      await capped.app.services.whiteboards.storeContent(id, Y.encodeStateAsUpdate(doc));
+      const r = await api(capped.url, 'GET', `${BOARDS}/${id}/versions`, undefined, owner.auth);
+      const [big] = r.body.versions as { versionId: string; sizeBytes: number }[];
+      expect(big!.sizeBytes).toBeGreaterThan(96 * 1024);
+      doc.transact(() => {
+        doc.getArray('elements').delete(0, 96);
+        doc.getArray('elements').push([element('small')]);
+      });
+      await capped.app.services.whiteboards.storeContent(id, Y.encodeStateAsUpdate(doc));
+      const storedBefore = (await capped.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } })).yjsState;
+      expect(storedBefore!.length).toBeLessThan(64 * 1024);
+
+      const room = cappedRooms.open(id, owner.token);
+      expect(await outcome(room)).toBe('synced');
+      expect(ids(room)).toEqual(['small']);
+      const refused = await api(capped.url, 'POST', `${BOARDS}/${id}/versions/${big!.versionId}/restore`, undefined, owner.auth);
+      expectProblem(refused, 409, 'DOCUMENT_TOO_LARGE');
+      expect(refused.body.maxBytes).toBe(64 * 1024);
+      expect(refused.body.sizeBytes).toBeGreaterThan(64 * 1024);
+      const q = await api(capped.url, 'POST', '/graphql', { query: RESTORE, variables: { b: id, v: big!.versionId } }, owner.auth);
+      expect(q.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_TOO_LARGE', status: 409 });
+      // Nothing reached the room, its connection is open, the store and the export are as they were.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ids(room)).toEqual(['small']);
+      expect([...room.closes, ...room.socketCloses]).toEqual([]);
+      expect(capped.app.collab.hocuspocus.documents.get(id)?.getArray('elements').length).toBe(1);
+      const exportNow = await api(capped.url, 'GET', `${BOARDS}/${id}/export`, undefined, owner.auth);
+      expect(exportNow.body.scene.elements.map((e: { id: string }) => e.id)).toEqual(['small']);
+      expect((await capped.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } })).yjsState).toEqual(storedBefore);
+
+      // With no room open the same.
+      cappedRooms.destroyAll();
+      await pollUntil(() => !capped.app.collab.hocuspocus.documents.has(id), 5000);
+      expectProblem(await api(capped.url, 'POST', `${BOARDS}/${id}/versions/${big!.versionId}/restore`, undefined, owner.auth), 409, 'DOCUMENT_TOO_LARGE');
+      expect((await capped.database.prisma.whiteboard.findUniqueOrThrow({ where: { boardId: id } })).yjsState).toEqual(storedBefore);
+    } finally {
+      cappedRooms.destroyAll();
+      await capped.close();
+    }
+  }, 30_000);
+});
+
 describe('compaction', () => {
   it('stores a board with much deleted content at the size of what is left', async () => {
     const owner = await signIn(server.url);

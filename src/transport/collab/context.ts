@@ -1,5 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
+import { MAX_DOCUMENT_BYTES } from '../../services/whiteboardVersions.ts';
 
 export const COLLAB_PATH = '/collab';
 
@@ -54,7 +55,7 @@ export interface RoomLimits {
 
 export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   maxMessageBytes: 1024 * 1024,
-  maxDocumentBytes: 16 * 1024 * 1024,
+  maxDocumentBytes: MAX_DOCUMENT_BYTES,
   maxConnectionsPerBoard: 100,
   connectAttemptsPerMinute: 60,
   awarenessPerSecond: 30,

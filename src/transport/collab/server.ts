@@ -13,6 +13,7 @@ import type { WhiteboardService } from '../../services/whiteboards.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
 import { RoomAccessChanges } from './accessChanges.ts';
 import { RoomAuth } from './auth.ts';
+import { containHooks } from './contain.ts';
 import { CLOSE, COLLAB_PATH, DEFAULT_ROOM_LIMITS, type RoomLimits } from './context.ts';
 import { RoomLimitsExtension } from './limits.ts';
 import { RoomPersistence } from './persistence.ts';
@@ -62,16 +63,24 @@ export function createCollab(deps: CollabDeps) {
       }),
     );
   }
-  const hocuspocus = new Hocuspocus({ name: 'whiteboards', quiet: true, debounce: 2_000, maxDebounce: 10_000, extensions });
+  // No hook failure may end the process (containHooks); persistence also retries its stores.
+  const hocuspocus = new Hocuspocus({
+    name: 'whiteboards',
+    quiet: true,
+    debounce: 2_000,
+    maxDebounce: 10_000,
+    extensions: extensions.map((e) => containHooks(e, deps.logger)),
+  });
   // Export reads an open room's document, so edits not stored yet are in it.
   deps.whiteboards.readLiveDocuments((boardId) => hocuspocus.documents.get(boardId));
   // A restore is an edit of the room's document (loaded for it when no room is open), so
   // every connection, here and through the fan-out on other processes, receives it; the
-  // direct connection stores the document once the edit is applied.
+  // direct connection stores the document once the edit is applied. The edit is held to
+  // the room's document cap, as a connection's edits are.
   deps.whiteboards.editLiveDocuments(async (boardId, edit) => {
     const connection = await hocuspocus.openDirectConnection(boardId, { direct: true });
     try {
-      await connection.transact((doc) => edit(doc));
+      await connection.transact((doc) => edit(doc, limits.maxDocumentBytes));
     } finally {
       await connection.disconnect();
     }
