@@ -5,7 +5,7 @@ import type { ChainAdapter } from '../infra/chain/adapter.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
-import { createAddressBookService } from './addressBook.ts';
+import { createAddressBookService } from './addressBook/index.ts';
 import { createApiKeyService } from './apiKeys.ts';
 import { createChartService } from './chart/index.ts';
 import { createLedgerService } from './ledger/index.ts';

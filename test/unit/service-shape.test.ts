@@ -16,6 +16,7 @@ const FOLDERS: Record<string, string> = {
   chart: 'chart',
   subaccounts: 'accounts',
   ledger: 'ledger',
+  addressBook: 'addressBook',
 };
 
 /**
