@@ -6,7 +6,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
 import { createAddressBookService } from './addressBook/index.ts';
-import { createApiKeyService } from './apiKeys.ts';
+import { createApiKeyService } from './apiKeys/index.ts';
 import { createChartService } from './chart/index.ts';
 import { createLedgerService } from './ledger/index.ts';
 import { createLayoutService } from './layouts.ts';

@@ -17,6 +17,7 @@ const FOLDERS: Record<string, string> = {
   subaccounts: 'accounts',
   ledger: 'ledger',
   addressBook: 'addressBook',
+  apiKeys: 'apiKeys',
 };
 
 /**
