@@ -9,7 +9,7 @@ import { createAddressBookService } from './addressBook/index.ts';
 import { createApiKeyService } from './apiKeys/index.ts';
 import { createChartService } from './chart/index.ts';
 import { createLedgerService } from './ledger/index.ts';
-import { createLayoutService } from './layouts.ts';
+import { createLayoutService } from './layouts/index.ts';
 import { createOperatorService } from './operator.ts';
 import { PageTokens } from './pageTokens.ts';
 import { createRateLimiter } from './rateLimits.ts';

@@ -18,6 +18,7 @@ const FOLDERS: Record<string, string> = {
   ledger: 'ledger',
   addressBook: 'addressBook',
   apiKeys: 'apiKeys',
+  layouts: 'layouts',
 };
 
 /**
