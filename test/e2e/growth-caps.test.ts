@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateOrderDocument, LayoutTemplatesDocument, ModifyOrderDocument, PublishLayoutDocument } from '../generated/graphql/graphql.ts';
-import { MAX_TEMPLATES_PER_ACCOUNT, MAX_VERSIONS_PER_TEMPLATE } from '../../src/services/layouts.ts';
+import { MAX_TEMPLATES_PER_ACCOUNT, MAX_VERSIONS_PER_TEMPLATE } from '../../src/services/layouts/index.ts';
 import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../src/services/trading/engine.ts';
 import { api, liftLimits, newKeyPair, onboard, signed, signIn, type SignedIn } from '../helpers/auth.ts';
 import { gql } from '../helpers/graphql.ts';

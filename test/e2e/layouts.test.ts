@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LAYOUTS_PER_VIEWER, MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES, MAX_WIDGETS_PER_LAYOUT } from '../../src/services/layouts.ts';
+import { MAX_LAYOUTS_PER_VIEWER, MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES, MAX_WIDGETS_PER_LAYOUT } from '../../src/services/layouts/index.ts';
 import {
   DeleteLayoutDocument,
   LayoutDocument,

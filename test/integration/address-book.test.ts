@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, Caller, Permission, SessionCaller } from '../../src/auth/caller.ts';
 import { newPublicId } from '../../src/domain/ids.ts';
 import type { Clock } from '../../src/infra/clock.ts';
-import { createAddressBookService, MAX_TAGS_PER_ENTRY, type AddressBookService } from '../../src/services/addressBook.ts';
+import { createAddressBookService, MAX_TAGS_PER_ENTRY, type AddressBookService } from '../../src/services/addressBook/index.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
 import { testDatabase } from '../helpers/infra.ts';
 

@@ -4,7 +4,7 @@ import { systemClock } from '../../src/infra/clock.ts';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { createChartService } from '../../src/services/chart/index.ts';
-import { createLayoutService } from '../../src/services/layouts.ts';
+import { createLayoutService } from '../../src/services/layouts/index.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
 import { tempDir } from '../helpers/infra.ts';
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/auth/caller.ts';
 import { systemClock } from '../../src/infra/clock.ts';
-import { createLayoutService } from '../../src/services/layouts.ts';
+import { createLayoutService } from '../../src/services/layouts/index.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { testDatabase } from '../helpers/infra.ts';

@@ -16,6 +16,9 @@ const FOLDERS: Record<string, string> = {
   chart: 'chart',
   subaccounts: 'accounts',
   ledger: 'ledger',
+  addressBook: 'addressBook',
+  apiKeys: 'apiKeys',
+  layouts: 'layouts',
 };
 
 /**

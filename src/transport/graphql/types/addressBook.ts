@@ -6,14 +6,28 @@ import {
   type AddressBookTagView,
   type ExternalDestination,
   type InternalDestination,
-} from '../../../services/addressBook.ts';
+} from '../../../services/addressBook/index.ts';
+import { createAddressBookEntryBody } from '../../../services/addressBook/createAddressBookEntry.schema.ts';
+import { createAddressBookTagBody } from '../../../services/addressBook/createAddressBookTag.schema.ts';
+import { deleteAddressBookEntryParams, deleteAddressBookEntryQuery } from '../../../services/addressBook/deleteAddressBookEntry.schema.ts';
+import { deleteAddressBookTagParams, deleteAddressBookTagQuery } from '../../../services/addressBook/deleteAddressBookTag.schema.ts';
+import { getAddressBookEntryParams, getAddressBookEntryQuery } from '../../../services/addressBook/getAddressBookEntry.schema.ts';
+import { listAddressBookEntriesQuery } from '../../../services/addressBook/listAddressBookEntries.schema.ts';
+import { listAddressBookTagsQuery } from '../../../services/addressBook/listAddressBookTags.schema.ts';
+import { renameAddressBookTagBody, renameAddressBookTagParams } from '../../../services/addressBook/renameAddressBookTag.schema.ts';
+import { tagAddressBookEntryBody, tagAddressBookEntryParams } from '../../../services/addressBook/tagAddressBookEntry.schema.ts';
+import { untagAddressBookEntryParams, untagAddressBookEntryQuery } from '../../../services/addressBook/untagAddressBookEntry.schema.ts';
+import { updateAddressBookEntryBody, updateAddressBookEntryParams } from '../../../services/addressBook/updateAddressBookEntry.schema.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
+import { parseArgs } from '../validate.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
  * Address book over GraphQL: the same service calls as /v1 (routes/addressBook.ts), the
- * same field names, no rules of its own. Nulls of optional inputs mean "not given".
+ * same field names, validated by the same input schemas
+ * (services/addressBook/<op>.schema.ts), no rules of its own. Nulls of optional inputs
+ * mean "not given".
  */
 
 const EntryKind = builder.enumType('AddressBookEntryKind', { values: ADDRESS_BOOK_KINDS });
@@ -88,15 +102,13 @@ builder.objectFields(ViewerRef, (t) => ({
         subaccountId: t.arg.string({ description: 'Omit for the root account book' }),
         kind: t.arg({ type: EntryKind }),
       },
-      resolve: (caller, args, ctx) =>
-        connectionFromPage(args, ADDRESS_BOOK_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.addressBook.listAddressBookEntries(caller, {
-            ...page,
-            ...(args.subaccountId != null ? { subaccountId: args.subaccountId } : {}),
-            ...(args.kind != null ? { kind: args.kind } : {}),
-          });
+      resolve: (caller, args, ctx) => {
+        const filters = parseArgs(listAddressBookEntriesQuery, { subaccountId: args.subaccountId, kind: args.kind });
+        return connectionFromPage(args, ADDRESS_BOOK_LIST_DEFAULT, async (page) => {
+          const r = await ctx.services.addressBook.listAddressBookEntries(caller, { ...page, ...filters });
           return { items: r.entries, nextPageToken: r.nextPageToken };
-        }),
+        });
+      },
     },
     { name: 'AddressBookEntryConnection' },
     { name: 'AddressBookEntryEdge' },
@@ -107,8 +119,8 @@ builder.objectFields(ViewerRef, (t) => ({
     resolve: async (caller, args, ctx) =>
       (
         await ctx.services.addressBook.getAddressBookEntry(caller, {
-          entryId: args.addressBookEntryId,
-          ...(args.subaccountId != null ? { subaccountId: args.subaccountId } : {}),
+          ...parseArgs(getAddressBookEntryParams, { entryId: args.addressBookEntryId }),
+          ...parseArgs(getAddressBookEntryQuery, { subaccountId: args.subaccountId }),
         })
       ).entry,
   }),
@@ -116,13 +128,7 @@ builder.objectFields(ViewerRef, (t) => ({
     type: [Tag],
     description: 'Every tag of the book, by name',
     args: { subaccountId: t.arg.string() },
-    resolve: async (caller, args, ctx) =>
-      (
-        await ctx.services.addressBook.listAddressBookTags(
-          caller,
-          args.subaccountId != null ? { subaccountId: args.subaccountId } : {},
-        )
-      ).tags,
+    resolve: async (caller, args, ctx) => (await ctx.services.addressBook.listAddressBookTags(caller, parseArgs(listAddressBookTagsQuery, args))).tags,
   }),
 }));
 
@@ -178,18 +184,12 @@ const RenameTagInput = builder.inputType('RenameAddressBookTagInput', {
   }),
 });
 
-/** Drops the nulls GraphQL uses for absent optional inputs. */
-function given<T extends Record<string, unknown>>(input: T): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v != null)) as never;
-}
-
 builder.mutationFields((t) => ({
   createAddressBookEntry: t.field({
     type: Entry,
     args: { input: t.arg({ type: CreateEntryInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
-      (await ctx.services.addressBook.createAddressBookEntry(callerOf(ctx), { ...given(input), kind: input.kind, label: input.label }))
-        .entry,
+      (await ctx.services.addressBook.createAddressBookEntry(callerOf(ctx), parseArgs(createAddressBookEntryBody, input))).entry,
   }),
   updateAddressBookEntry: t.field({
     type: Entry,
@@ -198,9 +198,8 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { addressBookEntryId, input }, ctx) =>
       (
         await ctx.services.addressBook.updateAddressBookEntry(callerOf(ctx), {
-          ...given(input),
-          expectedRevision: input.expectedRevision,
-          entryId: addressBookEntryId,
+          ...parseArgs(updateAddressBookEntryBody, input),
+          ...parseArgs(updateAddressBookEntryParams, { entryId: addressBookEntryId }),
         })
       ).entry,
   }),
@@ -212,27 +211,29 @@ builder.mutationFields((t) => ({
       expectedRevision: t.arg({ type: 'Int64', description: 'Makes the delete conditional' }),
     },
     resolve: async (_root, { addressBookEntryId, ...rest }, ctx) => {
-      await ctx.services.addressBook.deleteAddressBookEntry(callerOf(ctx), { ...given(rest), entryId: addressBookEntryId });
+      await ctx.services.addressBook.deleteAddressBookEntry(callerOf(ctx), {
+        ...parseArgs(deleteAddressBookEntryQuery, rest),
+        ...parseArgs(deleteAddressBookEntryParams, { entryId: addressBookEntryId }),
+      });
       return addressBookEntryId;
     },
   }),
   createAddressBookTag: t.field({
     type: Tag,
     args: { input: t.arg({ type: CreateTagInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      (await ctx.services.addressBook.createAddressBookTag(callerOf(ctx), { ...given(input), name: input.name })).tag,
+    resolve: async (_root, { input }, ctx) => (await ctx.services.addressBook.createAddressBookTag(callerOf(ctx), parseArgs(createAddressBookTagBody, input))).tag,
   }),
   renameAddressBookTag: t.field({
     type: Tag,
     args: { tagId: t.arg.string({ required: true }), input: t.arg({ type: RenameTagInput, required: true }) },
     resolve: async (_root, { tagId, input }, ctx) =>
-      (await ctx.services.addressBook.renameAddressBookTag(callerOf(ctx), { ...given(input), tagId })).tag,
+      (await ctx.services.addressBook.renameAddressBookTag(callerOf(ctx), { ...parseArgs(renameAddressBookTagBody, input), ...parseArgs(renameAddressBookTagParams, { tagId }) })).tag,
   }),
   deleteAddressBookTag: t.string({
     description: 'The id of the deleted tag',
     args: { tagId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, { tagId, ...rest }, ctx) => {
-      await ctx.services.addressBook.deleteAddressBookTag(callerOf(ctx), { ...given(rest), tagId });
+      await ctx.services.addressBook.deleteAddressBookTag(callerOf(ctx), { ...parseArgs(deleteAddressBookTagQuery, rest), ...parseArgs(deleteAddressBookTagParams, { tagId }) });
       return tagId;
     },
   }),
@@ -243,9 +244,13 @@ builder.mutationFields((t) => ({
       tagId: t.arg.string({ required: true }),
       subaccountId: t.arg.string(),
     },
-    resolve: async (_root, { addressBookEntryId, tagId, ...rest }, ctx) =>
-      (await ctx.services.addressBook.tagAddressBookEntry(callerOf(ctx), { ...given(rest), entryId: addressBookEntryId, tagId }))
-        .entry,
+    resolve: async (_root, { addressBookEntryId, ...rest }, ctx) =>
+      (
+        await ctx.services.addressBook.tagAddressBookEntry(callerOf(ctx), {
+          ...parseArgs(tagAddressBookEntryBody, rest),
+          ...parseArgs(tagAddressBookEntryParams, { entryId: addressBookEntryId }),
+        })
+      ).entry,
   }),
   untagAddressBookEntry: t.field({
     type: Entry,
@@ -254,8 +259,12 @@ builder.mutationFields((t) => ({
       tagId: t.arg.string({ required: true }),
       subaccountId: t.arg.string(),
     },
-    resolve: async (_root, { addressBookEntryId, tagId, ...rest }, ctx) =>
-      (await ctx.services.addressBook.untagAddressBookEntry(callerOf(ctx), { ...given(rest), entryId: addressBookEntryId, tagId }))
-        .entry,
+    resolve: async (_root, { addressBookEntryId, tagId, subaccountId }, ctx) =>
+      (
+        await ctx.services.addressBook.untagAddressBookEntry(callerOf(ctx), {
+          ...parseArgs(untagAddressBookEntryQuery, { subaccountId }),
+          ...parseArgs(untagAddressBookEntryParams, { entryId: addressBookEntryId, tagId }),
+        })
+      ).entry,
   }),
 }));

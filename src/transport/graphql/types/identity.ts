@@ -1,5 +1,10 @@
 import { PERMISSIONS } from '../../../auth/caller.ts';
-import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
+import { createApiKeyBody } from '../../../services/apiKeys/createApiKey.schema.ts';
+import { createApiPolicyBody } from '../../../services/apiKeys/createApiPolicy.schema.ts';
+import { getApiKeyParams } from '../../../services/apiKeys/getApiKey.schema.ts';
+import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys/index.ts';
+import { revokeApiKeyParams } from '../../../services/apiKeys/revokeApiKey.schema.ts';
+import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/updateApiKey.schema.ts';
 import type { SubaccountView } from '../../../services/accounts/index.ts';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { builder } from '../builder.ts';
@@ -84,7 +89,7 @@ builder.objectFields(ViewerRef, (t) => ({
   apiKey: t.field({
     type: ApiKey,
     args: { keyId: t.arg.string({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.apiKeys.getApiKey(caller, args.keyId)).apiKey,
+    resolve: async (caller, args, ctx) => (await ctx.services.apiKeys.getApiKey(caller, parseArgs(getApiKeyParams, args))).apiKey,
   }),
 }));
 
@@ -134,6 +139,14 @@ const UpdateApiKeyInput = builder.inputType('UpdateApiKeyInput', {
   }),
 });
 
+/**
+ * The key's inputs parsed with /v1's schemas (services/apiKeys/<op>.schema.ts), but for the
+ * fields GraphQL types itself: the key is base64 text whose length the service checks, the
+ * expiry a DateTime scalar, and clearExpiresAt stands for /v1's null.
+ */
+const createApiKeyFields = createApiKeyBody.omit({ publicKeyEd25519: true, expiresAt: true });
+const updateApiKeyFields = updateApiKeyBody.omit({ expiresAt: true });
+
 function base64Key(value: string): Uint8Array {
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
@@ -172,21 +185,17 @@ builder.mutationFields((t) => ({
   createApiPolicy: t.field({
     type: ApiPolicy,
     args: { name: t.arg.string({ required: true }), permissions: t.arg({ type: [Permission], required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.createApiPolicy(callerOf(ctx), args)).policy,
+    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.createApiPolicy(callerOf(ctx), parseArgs(createApiPolicyBody, args))).policy,
   }),
   createApiKey: t.field({
     type: ApiKey,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
+      const { publicKeyEd25519, expiresAt, ...fields } = input;
       const r = await ctx.services.apiKeys.createApiKey(callerOf(ctx), {
-        label: input.label,
-        publicKeyEd25519: base64Key(input.publicKeyEd25519),
-        ...(input.color != null ? { color: input.color } : {}),
-        ...(input.icon != null ? { icon: input.icon } : {}),
-        ...(input.ipWhitelist != null ? { ipWhitelist: input.ipWhitelist } : {}),
-        ...(input.subaccountId != null ? { subaccountId: input.subaccountId } : {}),
-        ...(input.policyId != null ? { policyId: input.policyId } : {}),
-        ...(input.expiresAt != null ? { expiresAt: input.expiresAt } : {}),
+        ...parseArgs(createApiKeyFields, fields),
+        publicKeyEd25519: base64Key(publicKeyEd25519),
+        ...(expiresAt != null ? { expiresAt } : {}),
       });
       return r.apiKey;
     },
@@ -195,14 +204,11 @@ builder.mutationFields((t) => ({
     type: ApiKey,
     args: { keyId: t.arg.string({ required: true }), input: t.arg({ type: UpdateApiKeyInput, required: true }) },
     resolve: async (_root, { keyId, input }, ctx) => {
-      const r = await ctx.services.apiKeys.updateApiKey(callerOf(ctx), keyId, {
-        expectedRevision: input.expectedRevision,
-        ...(input.label != null ? { label: input.label } : {}),
-        ...(input.icon != null ? { icon: input.icon } : {}),
-        ...(input.color != null ? { color: input.color } : {}),
-        ...(input.ipWhitelist != null ? { ipWhitelist: input.ipWhitelist } : {}),
-        ...(input.policyId != null ? { policyId: input.policyId } : {}),
-        ...(input.clearExpiresAt ? { expiresAt: null } : input.expiresAt != null ? { expiresAt: input.expiresAt } : {}),
+      const { expiresAt, clearExpiresAt, ...fields } = input;
+      const r = await ctx.services.apiKeys.updateApiKey(callerOf(ctx), {
+        ...parseArgs(updateApiKeyFields, fields),
+        ...parseArgs(updateApiKeyParams, { keyId }),
+        ...(clearExpiresAt ? { expiresAt: null } : expiresAt != null ? { expiresAt } : {}),
       });
       return r.apiKey;
     },
@@ -210,6 +216,6 @@ builder.mutationFields((t) => ({
   revokeApiKey: t.field({
     type: ApiKey,
     args: { keyId: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.revokeApiKey(callerOf(ctx), args.keyId)).apiKey,
+    resolve: async (_root, args, ctx) => (await ctx.services.apiKeys.revokeApiKey(callerOf(ctx), parseArgs(revokeApiKeyParams, args))).apiKey,
   }),
 }));

@@ -8,12 +8,17 @@ import {
   type TemplateRef,
   type WidgetView,
   viewerIdOf,
-} from '../../../services/layouts.ts';
+} from '../../../services/layouts/index.ts';
+import { getLayoutTemplateParams } from '../../../services/layouts/getLayoutTemplate.schema.ts';
+import { listLayoutTemplatesQuery } from '../../../services/layouts/listLayoutTemplates.schema.ts';
+import { publishLayoutBody } from '../../../services/layouts/publishLayout.schema.ts';
+import { useLayoutTemplateBody, useLayoutTemplateParams } from '../../../services/layouts/useLayoutTemplate.schema.ts';
 import type { Prisma } from '../../../generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { decodeBytes, encodeBytes } from '../bytes.ts';
+import { parseArgs } from '../validate.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -136,17 +141,13 @@ builder.objectFields(ViewerRef, (t) => ({
         ownerId: t.arg.string(),
         orderBy: t.arg({ type: TemplateOrder }),
       },
-      resolve: (caller, args, ctx) =>
-        connectionFromPage(args, TEMPLATES_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.layouts.listLayoutTemplates(caller, {
-            ...page,
-            ...(args.tag != null ? { tag: args.tag } : {}),
-            ...(args.query != null ? { query: args.query } : {}),
-            ...(args.ownerId != null ? { ownerId: args.ownerId } : {}),
-            ...(args.orderBy != null ? { orderBy: args.orderBy } : {}),
-          });
+      resolve: (caller, args, ctx) => {
+        const filters = parseArgs(listLayoutTemplatesQuery, { tag: args.tag, query: args.query, ownerId: args.ownerId, orderBy: args.orderBy });
+        return connectionFromPage(args, TEMPLATES_LIST_DEFAULT, async (page) => {
+          const r = await ctx.services.layouts.listLayoutTemplates(caller, { ...page, ...filters });
           return { items: r.templates, nextPageToken: r.nextPageToken };
-        }),
+        });
+      },
     },
     { name: 'LayoutTemplateConnection' },
     { name: 'LayoutTemplateEdge' },
@@ -155,7 +156,7 @@ builder.objectFields(ViewerRef, (t) => ({
     type: Template,
     description: 'Any template by its id, listed or not',
     args: { ownerId: t.arg.string({ required: true }), templateId: t.arg.string({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayoutTemplate(caller, args)).template,
+    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayoutTemplate(caller, parseArgs(getLayoutTemplateParams, args))).template,
   }),
   layoutTemplateVersion: t.field({
     type: Version,
@@ -243,14 +244,7 @@ builder.mutationFields((t) => ({
     description: 'Publishes a saved layout as the next immutable version of its template',
     args: { input: t.arg({ type: PublishInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.layouts.publishLayout(callerOf(ctx), {
-        layoutId: input.layoutId,
-        title: input.title,
-        ...(input.description != null ? { description: input.description } : {}),
-        ...(input.tags != null ? { tags: input.tags } : {}),
-        ...(input.isListed != null ? { isListed: input.isListed } : {}),
-        ...(input.changelog != null ? { changelog: input.changelog } : {}),
-      }),
+      ctx.services.layouts.publishLayout(callerOf(ctx), parseArgs(publishLayoutBody, input)),
   }),
   useLayoutTemplate: t.prismaField({
     type: Layout,
@@ -265,11 +259,8 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) =>
       writtenLayout(query, ctx, (
         await ctx.services.layouts.useLayoutTemplate(callerOf(ctx), {
-          ownerId: args.ownerId,
-          templateId: args.templateId,
-          ...(args.version != null ? { version: args.version } : {}),
-          ...(args.name != null ? { name: args.name } : {}),
-          ...(args.isDefault != null ? { isDefault: args.isDefault } : {}),
+          ...parseArgs(useLayoutTemplateParams, { ownerId: args.ownerId, templateId: args.templateId }),
+          ...parseArgs(useLayoutTemplateBody, { version: args.version, name: args.name, isDefault: args.isDefault }),
         })
       ).layout),
   }),

@@ -1,28 +1,33 @@
 import { z } from 'zod';
 import {
   ADDRESS_BOOK_KINDS,
-  ADDRESS_BOOK_LIST_MAX,
   type AddressBookEntryView,
   type AddressBookScope,
   type AddressBookTagView,
-} from '../../../services/addressBook.ts';
+} from '../../../services/addressBook/index.ts';
+import { createAddressBookEntryBody } from '../../../services/addressBook/createAddressBookEntry.schema.ts';
+import { createAddressBookTagBody } from '../../../services/addressBook/createAddressBookTag.schema.ts';
+import { deleteAddressBookEntryParams, deleteAddressBookEntryQuery } from '../../../services/addressBook/deleteAddressBookEntry.schema.ts';
+import { deleteAddressBookTagParams, deleteAddressBookTagQuery } from '../../../services/addressBook/deleteAddressBookTag.schema.ts';
+import { getAddressBookEntryParams, getAddressBookEntryQuery } from '../../../services/addressBook/getAddressBookEntry.schema.ts';
+import { listAddressBookEntriesQuery } from '../../../services/addressBook/listAddressBookEntries.schema.ts';
+import { listAddressBookTagsQuery } from '../../../services/addressBook/listAddressBookTags.schema.ts';
+import { renameAddressBookTagBody, renameAddressBookTagParams } from '../../../services/addressBook/renameAddressBookTag.schema.ts';
+import { tagAddressBookEntryBody, tagAddressBookEntryParams } from '../../../services/addressBook/tagAddressBookEntry.schema.ts';
+import { untagAddressBookEntryParams, untagAddressBookEntryQuery } from '../../../services/addressBook/untagAddressBookEntry.schema.ts';
+import { updateAddressBookEntryBody, updateAddressBookEntryParams } from '../../../services/addressBook/updateAddressBookEntry.schema.ts';
 import type { Services } from '../../../services/index.ts';
-import { int32, nonNegativeInt64, toInt64, toRfc3339 } from '../codec.ts';
+import { toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { pageQuery, subaccountIdField } from '../schemas.ts';
 
 /**
  * Address book (spec 2.2, 2.3, 4.1). The list is exactly 4.1; the other operations and
  * the internal destination's field names are ours (docs/api-decisions.md). Every route
  * names its book with `subaccountId` (body for POST/PATCH, query otherwise); omitted, it
- * is the root account's book.
+ * is the root account's book. Inputs are parsed with services/addressBook/<op>.schema.ts.
  */
 
-// Generous transport bounds only stop absurd bodies; the service holds the real rules.
-const id = () => z.string().max(64);
 const kind = z.enum(ADDRESS_BOOK_KINDS);
-const externalInput = z.strictObject({ address: z.string().max(128), registryChainId: int32() });
-const internalInput = z.strictObject({ accountId: id() });
 
 const scopeSchema = z.object({
   scopeType: z.enum(['ROOT', 'SUBACCOUNT']),
@@ -85,10 +90,6 @@ export const renderEntry = (e: AddressBookEntryView) => ({
   revision: toInt64(e.revision),
 });
 
-const entryParams = z.strictObject({ entryId: id() });
-const tagParams = z.strictObject({ tagId: id() });
-const bookQuery = z.strictObject({ subaccountId: subaccountIdField });
-
 export function addressBookRoutes(s: Services) {
   const book = s.addressBook;
   return [
@@ -98,7 +99,7 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries',
       summary: 'List address-book entries, newest created first',
       auth: 'caller',
-      query: z.strictObject({ kind: kind.optional(), subaccountId: subaccountIdField, ...pageQuery(ADDRESS_BOOK_LIST_MAX) }),
+      query: listAddressBookEntriesQuery,
       response: z.object({ entries: z.array(entrySchema), nextPageToken: z.string() }),
       handler: async ({ query }, ctx) => {
         const r = await book.listAddressBookEntries(ctx.caller, query);
@@ -111,8 +112,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries/:entryId',
       summary: 'Get one address-book entry',
       auth: 'caller',
-      params: entryParams,
-      query: bookQuery,
+      params: getAddressBookEntryParams,
+      query: getAddressBookEntryQuery,
       response: z.object({ entry: entrySchema }),
       handler: async ({ params, query }, ctx) => {
         const r = await book.getAddressBookEntry(ctx.caller, { ...query, entryId: params.entryId });
@@ -125,15 +126,7 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries',
       summary: 'Save a destination in an address book',
       auth: 'caller',
-      body: z.strictObject({
-        subaccountId: subaccountIdField,
-        kind,
-        label: z.string().max(1024),
-        note: z.string().max(4096).optional(),
-        external: externalInput.optional(),
-        internal: internalInput.optional(),
-        tagIds: z.array(id()).max(1000).optional(),
-      }),
+      body: createAddressBookEntryBody,
       response: z.object({ entry: entrySchema }),
       handler: async ({ body }, ctx) => {
         const r = await book.createAddressBookEntry(ctx.caller, body);
@@ -146,15 +139,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries/:entryId',
       summary: 'Change an entry if it is still at the expected revision',
       auth: 'caller',
-      params: entryParams,
-      body: z.strictObject({
-        subaccountId: subaccountIdField,
-        expectedRevision: nonNegativeInt64(),
-        label: z.string().max(1024).optional(),
-        note: z.string().max(4096).optional(),
-        external: externalInput.optional(),
-        internal: internalInput.optional(),
-      }),
+      params: updateAddressBookEntryParams,
+      body: updateAddressBookEntryBody,
       response: z.object({ entry: entrySchema }),
       handler: async ({ params, body }, ctx) => {
         const r = await book.updateAddressBookEntry(ctx.caller, { ...body, entryId: params.entryId });
@@ -167,8 +153,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries/:entryId',
       summary: 'Delete an entry (conditional when expectedRevision is given)',
       auth: 'caller',
-      params: entryParams,
-      query: z.strictObject({ subaccountId: subaccountIdField, expectedRevision: nonNegativeInt64().optional() }),
+      params: deleteAddressBookEntryParams,
+      query: deleteAddressBookEntryQuery,
       response: z.object({}),
       handler: async ({ params, query }, ctx) => {
         await book.deleteAddressBookEntry(ctx.caller, { ...query, entryId: params.entryId });
@@ -181,8 +167,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries/:entryId/tags',
       summary: 'Put a tag of the same book on an entry (idempotent)',
       auth: 'caller',
-      params: entryParams,
-      body: z.strictObject({ subaccountId: subaccountIdField, tagId: id() }),
+      params: tagAddressBookEntryParams,
+      body: tagAddressBookEntryBody,
       response: z.object({ entry: entrySchema }),
       handler: async ({ params, body }, ctx) => {
         const r = await book.tagAddressBookEntry(ctx.caller, { ...body, entryId: params.entryId });
@@ -195,8 +181,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-entries/:entryId/tags/:tagId',
       summary: 'Take a tag off an entry (idempotent)',
       auth: 'caller',
-      params: z.strictObject({ entryId: id(), tagId: id() }),
-      query: bookQuery,
+      params: untagAddressBookEntryParams,
+      query: untagAddressBookEntryQuery,
       response: z.object({ entry: entrySchema }),
       handler: async ({ params, query }, ctx) => {
         const r = await book.untagAddressBookEntry(ctx.caller, { ...query, ...params });
@@ -209,7 +195,7 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-tags',
       summary: 'Every tag of an address book, by name',
       auth: 'caller',
-      query: bookQuery,
+      query: listAddressBookTagsQuery,
       response: z.object({ tags: z.array(tagSchema) }),
       handler: async ({ query }, ctx) => {
         const r = await book.listAddressBookTags(ctx.caller, query);
@@ -222,7 +208,7 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-tags',
       summary: 'Create a tag in an address book',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: subaccountIdField, name: z.string().max(1024), color: z.string().max(1024).optional() }),
+      body: createAddressBookTagBody,
       response: z.object({ tag: tagSchema }),
       handler: async ({ body }, ctx) => {
         const r = await book.createAddressBookTag(ctx.caller, body);
@@ -235,12 +221,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-tags/:tagId',
       summary: 'Rename or recolor a tag',
       auth: 'caller',
-      params: tagParams,
-      body: z.strictObject({
-        subaccountId: subaccountIdField,
-        name: z.string().max(1024).optional(),
-        color: z.string().max(1024).optional(),
-      }),
+      params: renameAddressBookTagParams,
+      body: renameAddressBookTagBody,
       response: z.object({ tag: tagSchema }),
       handler: async ({ params, body }, ctx) => {
         const r = await book.renameAddressBookTag(ctx.caller, { ...body, tagId: params.tagId });
@@ -253,8 +235,8 @@ export function addressBookRoutes(s: Services) {
       url: '/v1/auth/address-book-tags/:tagId',
       summary: 'Delete a tag and take it off every entry',
       auth: 'caller',
-      params: tagParams,
-      query: bookQuery,
+      params: deleteAddressBookTagParams,
+      query: deleteAddressBookTagQuery,
       response: z.object({}),
       handler: async ({ params, query }, ctx) => {
         await book.deleteAddressBookTag(ctx.caller, { ...query, tagId: params.tagId });

@@ -1,10 +1,14 @@
-import { z } from 'zod';
-import { PERMISSIONS } from '../../../auth/caller.ts';
-import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys.ts';
+import { createApiKeyBody } from '../../../services/apiKeys/createApiKey.schema.ts';
+import { createApiPolicyBody } from '../../../services/apiKeys/createApiPolicy.schema.ts';
+import { getApiKeyParams } from '../../../services/apiKeys/getApiKey.schema.ts';
+import type { ApiKeyView, ApiPolicyView } from '../../../services/apiKeys/index.ts';
+import { listApiKeysQuery } from '../../../services/apiKeys/listApiKeys.schema.ts';
+import { listApiPoliciesQuery } from '../../../services/apiKeys/listApiPolicies.schema.ts';
+import { revokeApiKeyParams } from '../../../services/apiKeys/revokeApiKey.schema.ts';
+import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/updateApiKey.schema.ts';
 import type { Services } from '../../../services/index.ts';
-import { bytes, nonNegativeInt64, rfc3339, toBase64, toInt64, toRfc3339 } from '../codec.ts';
+import { toBase64, toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
 
 /** Spec 2.4: omitted members (lastUsedAt, expiresAt) are absent, not null. */
 export function apiKeyJson(k: ApiKeyView) {
@@ -31,9 +35,6 @@ export function apiPolicyJson(p: ApiPolicyView) {
   return { policyId: p.policyId, name: p.name, permissions: p.permissions, createdAt: toRfc3339(p.createdAt) };
 }
 
-const keyIdParams = z.object({ keyId: z.string().max(64) });
-const cidrList = z.array(z.string().max(64)).max(64);
-
 export function apiKeyRoutes(s: Services) {
   return [
     defineRoute({
@@ -42,7 +43,7 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-policies',
       summary: 'Create an API policy (a named set of permissions keys can attach)',
       auth: 'caller',
-      body: z.strictObject({ name: z.string().max(256), permissions: z.array(z.enum(PERMISSIONS)).max(16) }),
+      body: createApiPolicyBody,
       examples: {
         trading: { summary: 'A trading bot: read and trade', value: { name: 'trading bot', permissions: ['READ', 'TRADE'] } },
         readOnly: { summary: 'Read only (dashboards, accounting)', value: { name: 'read only', permissions: ['READ'] } },
@@ -56,7 +57,7 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-policies',
       summary: 'List API policies, newest first',
       auth: 'caller',
-      query: z.strictObject(pageQuery(500)),
+      query: listApiPoliciesQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.apiKeys.listApiPolicies(ctx.caller, query);
         return { policies: r.policies.map(apiPolicyJson), nextPageToken: r.nextPageToken };
@@ -68,16 +69,7 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-keys',
       summary: 'Create an Ed25519 API key (spec 4.2)',
       auth: 'caller',
-      body: z.strictObject({
-        label: z.string().max(256),
-        publicKeyEd25519: bytes(32),
-        color: z.string().max(256).optional(),
-        icon: z.string().max(256).optional(),
-        ipWhitelist: cidrList.optional(),
-        subaccountId: z.string().max(64).optional(),
-        policyId: z.string().max(64).optional(),
-        expiresAt: rfc3339().optional(),
-      }),
+      body: createApiKeyBody,
       handler: async ({ body }, ctx) => ({ apiKey: apiKeyJson((await s.apiKeys.createApiKey(ctx.caller, body)).apiKey) }),
     }),
     defineRoute({
@@ -86,7 +78,7 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-keys',
       summary: 'List API keys, newest first',
       auth: 'caller',
-      query: z.strictObject(pageQuery(500)),
+      query: listApiKeysQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.apiKeys.listApiKeys(ctx.caller, query);
         return { apiKeys: r.apiKeys.map(apiKeyJson), nextPageToken: r.nextPageToken };
@@ -98,8 +90,8 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-keys/:keyId',
       summary: 'Get an API key',
       auth: 'caller',
-      params: keyIdParams,
-      handler: async ({ params }, ctx) => ({ apiKey: apiKeyJson((await s.apiKeys.getApiKey(ctx.caller, params.keyId)).apiKey) }),
+      params: getApiKeyParams,
+      handler: async ({ params }, ctx) => ({ apiKey: apiKeyJson((await s.apiKeys.getApiKey(ctx.caller, params)).apiKey) }),
     }),
     defineRoute({
       operationId: 'updateApiKey',
@@ -107,18 +99,10 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-keys/:keyId',
       summary: 'Change an API key, conditional on its revision',
       auth: 'caller',
-      params: keyIdParams,
-      body: z.strictObject({
-        expectedRevision: nonNegativeInt64(),
-        label: z.string().max(256).optional(),
-        icon: z.string().max(256).optional(),
-        color: z.string().max(256).optional(),
-        ipWhitelist: cidrList.optional(),
-        policyId: z.string().max(64).optional(),
-        expiresAt: rfc3339().nullable().optional(),
-      }),
+      params: updateApiKeyParams,
+      body: updateApiKeyBody,
       handler: async ({ params, body }, ctx) => ({
-        apiKey: apiKeyJson((await s.apiKeys.updateApiKey(ctx.caller, params.keyId, body)).apiKey),
+        apiKey: apiKeyJson((await s.apiKeys.updateApiKey(ctx.caller, { ...body, keyId: params.keyId })).apiKey),
       }),
     }),
     defineRoute({
@@ -127,8 +111,8 @@ export function apiKeyRoutes(s: Services) {
       url: '/v1/auth/api-keys/:keyId',
       summary: 'Revoke an API key',
       auth: 'caller',
-      params: keyIdParams,
-      handler: async ({ params }, ctx) => ({ apiKey: apiKeyJson((await s.apiKeys.revokeApiKey(ctx.caller, params.keyId)).apiKey) }),
+      params: revokeApiKeyParams,
+      handler: async ({ params }, ctx) => ({ apiKey: apiKeyJson((await s.apiKeys.revokeApiKey(ctx.caller, params)).apiKey) }),
     }),
   ];
 }

@@ -1,35 +1,29 @@
 import { z } from 'zod';
 import type { Services } from '../../../services/index.ts';
+import { deleteLayoutParams } from '../../../services/layouts/deleteLayout.schema.ts';
+import { getLayoutParams } from '../../../services/layouts/getLayout.schema.ts';
+import { getLayoutTemplateParams } from '../../../services/layouts/getLayoutTemplate.schema.ts';
+import { getLayoutTemplateVersionParams } from '../../../services/layouts/getLayoutTemplateVersion.schema.ts';
+import { listLayoutsQuery } from '../../../services/layouts/listLayouts.schema.ts';
+import { listLayoutTemplatesQuery } from '../../../services/layouts/listLayoutTemplates.schema.ts';
+import { publishLayoutBody } from '../../../services/layouts/publishLayout.schema.ts';
+import { upsertLayoutBody } from '../../../services/layouts/upsertLayout.schema.ts';
+import { useLayoutTemplateBody, useLayoutTemplateParams } from '../../../services/layouts/useLayoutTemplate.schema.ts';
 import {
-  LAYOUTS_LIST_MAX,
-  TEMPLATES_LIST_MAX,
   WIDGET_TYPES,
   type LayoutTemplateVersionView,
   type LayoutTemplateView,
   type LayoutView,
   type WidgetView,
-} from '../../../services/layouts.ts';
-import { bytes, int32, nonNegativeInt64, toBase64, toInt64 } from '../codec.ts';
+} from '../../../services/layouts/index.ts';
+import { toBase64, toInt64 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
 
 /**
  * Layouts and templates (spec 2.5, 4.3). Upsert, Get and Publish are exactly 4.3; list,
  * delete, discovery, versions and "use" are ours (docs/api-decisions.md). Templates live
  * under /v1/layouts/published, the path Publish Layout already names.
  */
-
-const widgetInput = z.strictObject({ widgetId: z.string().max(64), widgetType: z.enum(WIDGET_TYPES), widgetConfig: bytes() });
-const layoutInput = z.strictObject({
-  viewerId: z.string().max(32).optional(),
-  // "0" or "" creates.
-  layoutId: z.union([z.literal('').transform(() => 0n), nonNegativeInt64()]).optional(),
-  name: z.string().max(1024),
-  isDefault: z.boolean().optional(),
-  panelViewState: bytes().optional(),
-  widgets: z.array(widgetInput).max(1000).optional(),
-  updatedAtMs: z.string().max(32).optional(),
-});
 
 const widgetSchema = z.object({ widgetId: z.string(), widgetType: z.enum(WIDGET_TYPES), widgetConfig: z.string() });
 const layoutSchema = z.object({
@@ -97,9 +91,6 @@ export const renderTemplateVersion = (v: LayoutTemplateVersionView) => ({
   publishedAtMs: toInt64(v.publishedAtMs),
 });
 
-const layoutParams = z.strictObject({ layout_id: nonNegativeInt64() });
-const templateParams = z.strictObject({ ownerId: z.string().max(64), templateId: z.string().max(64) });
-
 export function layoutRoutes(s: Services) {
   const layouts = s.layouts;
   return [
@@ -109,7 +100,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts',
       summary: 'Create a layout (layoutId "0" or empty) or replace one of the caller\'s',
       auth: 'caller',
-      body: z.strictObject({ layout: layoutInput }),
+      body: upsertLayoutBody,
       response: z.object({ layout: layoutSchema }),
       handler: async ({ body }, ctx) => {
         const { viewerId: _v, updatedAtMs: _u, ...layout } = body.layout;
@@ -122,7 +113,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts',
       summary: "The caller's layouts, most recently updated first",
       auth: 'caller',
-      query: z.strictObject(pageQuery(LAYOUTS_LIST_MAX)),
+      query: listLayoutsQuery,
       response: z.object({ layouts: z.array(layoutSchema), nextPageToken: z.string() }),
       handler: async ({ query }, ctx) => {
         const r = await layouts.listLayouts(ctx.caller, query);
@@ -135,7 +126,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/:layout_id',
       summary: 'One of the caller\'s layouts',
       auth: 'caller',
-      params: layoutParams,
+      params: getLayoutParams,
       response: z.object({ layout: layoutSchema }),
       handler: async ({ params }, ctx) => ({ layout: renderLayout((await layouts.getLayout(ctx.caller, { layoutId: params.layout_id })).layout) }),
     }),
@@ -145,7 +136,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/:layout_id',
       summary: 'Delete one of the caller\'s layouts (templates published from it stay)',
       auth: 'caller',
-      params: layoutParams,
+      params: deleteLayoutParams,
       response: z.object({}),
       handler: async ({ params }, ctx) => layouts.deleteLayout(ctx.caller, { layoutId: params.layout_id }),
     }),
@@ -155,14 +146,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/published',
       summary: 'Publish a saved layout as the next immutable version of its template',
       auth: 'caller',
-      body: z.strictObject({
-        layoutId: nonNegativeInt64(),
-        title: z.string().max(1024),
-        description: z.string().max(16_384).optional(),
-        tags: z.array(z.string().max(256)).max(100).optional(),
-        isListed: z.boolean().optional(),
-        changelog: z.string().max(16_384).optional(),
-      }),
+      body: publishLayoutBody,
       response: z.object({ template: templateSchema, version: z.number().int() }),
       handler: async ({ body }, ctx) => {
         const r = await layouts.publishLayout(ctx.caller, body);
@@ -175,13 +159,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/published',
       summary: 'Discover listed templates by tag or title, newest or most used first',
       auth: 'caller',
-      query: z.strictObject({
-        tag: z.string().max(256).optional(),
-        query: z.string().max(1024).optional(),
-        ownerId: z.string().max(64).optional(),
-        orderBy: z.enum(['NEWEST', 'MOST_USED']).optional(),
-        ...pageQuery(TEMPLATES_LIST_MAX),
-      }),
+      query: listLayoutTemplatesQuery,
       response: z.object({ templates: z.array(templateSchema), nextPageToken: z.string() }),
       handler: async ({ query }, ctx) => {
         const r = await layouts.listLayoutTemplates(ctx.caller, query);
@@ -194,7 +172,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/published/:ownerId/:templateId',
       summary: 'A template by its id, listed or not',
       auth: 'caller',
-      params: templateParams,
+      params: getLayoutTemplateParams,
       response: z.object({ template: templateSchema }),
       handler: async ({ params }, ctx) => ({ template: renderTemplate((await layouts.getLayoutTemplate(ctx.caller, params)).template) }),
     }),
@@ -204,7 +182,7 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/published/:ownerId/:templateId/versions/:version',
       summary: 'One immutable version of a template',
       auth: 'caller',
-      params: templateParams.extend({ version: z.string().regex(/^[1-9][0-9]{0,9}$/, { error: 'must be a positive integer' }).transform(Number).pipe(int32()) }),
+      params: getLayoutTemplateVersionParams,
       response: z.object({ templateVersion: versionSchema }),
       handler: async ({ params }, ctx) => ({
         templateVersion: renderTemplateVersion((await layouts.getLayoutTemplateVersion(ctx.caller, params)).version),
@@ -216,8 +194,8 @@ export function layoutRoutes(s: Services) {
       url: '/v1/layouts/published/:ownerId/:templateId/use',
       summary: "Copy a template version (latest by default) into the caller's layouts",
       auth: 'caller',
-      params: templateParams,
-      body: z.strictObject({ version: int32().optional(), name: z.string().max(1024).optional(), isDefault: z.boolean().optional() }),
+      params: useLayoutTemplateParams,
+      body: useLayoutTemplateBody,
       response: z.object({ layout: layoutSchema }),
       handler: async ({ params, body }, ctx) => ({
         layout: renderLayout((await layouts.useLayoutTemplate(ctx.caller, { ...params, ...body })).layout),

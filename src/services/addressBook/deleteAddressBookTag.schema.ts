@@ -1,0 +1,1 @@
+export { tagParams as deleteAddressBookTagParams, bookQuery as deleteAddressBookTagQuery } from './inputs.ts';

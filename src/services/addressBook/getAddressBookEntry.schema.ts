@@ -1,0 +1,1 @@
+export { entryParams as getAddressBookEntryParams, bookQuery as getAddressBookEntryQuery } from './inputs.ts';

@@ -1,0 +1,1 @@
+export { bookQuery as listAddressBookTagsQuery } from './inputs.ts';

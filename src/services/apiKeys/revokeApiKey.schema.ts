@@ -1,0 +1,1 @@
+export { keyIdParams as revokeApiKeyParams } from './getApiKey.schema.ts';

@@ -1,0 +1,1 @@
+export { layoutParams as deleteLayoutParams } from './getLayout.schema.ts';
