@@ -422,6 +422,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/attached-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the attached risk of an open order, or protect the position of an ended order that filled: its live legs end, the new ones arm for what it filled */
+        post: operations["setAttachedRisk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/replace": {
         parameters: {
             query?: never;
@@ -570,6 +587,23 @@ export interface paths {
         put?: never;
         /** Cancel a live trigger by triggerId or clientTriggerId; its hold is released */
         post: operations["cancelTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/modify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Amend a live trigger: trigger price, limit-child price, quantity (not an attached leg's) or trailing distance; its hold follows in the same job, a refusal changes nothing */
+        post: operations["modifyTrigger"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3037,6 +3071,75 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    setAttachedRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    orderId?: string;
+                    clientOrderId?: string;
+                    subaccountId?: string;
+                    attachedRisk: {
+                        oco?: boolean;
+                        stopLoss?: {
+                            triggerPrice: string;
+                            child: {
+                                marketIoc?: Record<string, never>;
+                                limit?: {
+                                    price: string;
+                                    postOnly?: boolean;
+                                };
+                            };
+                        };
+                        takeProfit?: {
+                            triggerPrice: string;
+                            child: {
+                                marketIoc?: Record<string, never>;
+                                limit?: {
+                                    price: string;
+                                    postOnly?: boolean;
+                                };
+                            };
+                        };
+                        trailingStop?: {
+                            activationPrice?: string;
+                            maxSlippageTicks?: number;
+                            maxSlippageBps?: number;
+                            trailingDistanceTicks?: string;
+                            trailingDistanceBps?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     replaceOrder: {
         parameters: {
             query?: never;
@@ -3485,6 +3588,50 @@ export interface operations {
                     triggerId?: string;
                     clientTriggerId?: string;
                     subaccountId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    modifyTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    triggerId?: string;
+                    clientTriggerId?: string;
+                    subaccountId?: string;
+                    triggerPrice?: string;
+                    childLimitPrice?: string;
+                    qty?: string;
+                    trailingDistanceTicks?: string;
+                    trailingDistanceBps?: number;
                 };
             };
         };

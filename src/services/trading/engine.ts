@@ -15,7 +15,9 @@ import { Recovery } from './recovery.ts';
 import { Sequencer } from './sequencer.ts';
 import { misfitError, writeSetMisfit } from './storable.ts';
 import { entryEvents, resumeAfter, type FillPayload, type OrderEventPayload, type TriggerEventPayload } from './streams.ts';
+import type { TriggerChange } from './triggerInput.ts';
 import type { TriggerSpec } from './triggerRules.ts';
+import type { LegParent } from './triggers/amend.ts';
 import { TriggerEngine } from './triggers/triggerEngine.ts';
 import { WithdrawalBook, type WithdrawHold, type WithdrawSubmission } from './withdrawals.ts';
 import type { OrderVersion, SwitchRow, TriggerRow, WithdrawStatusRow, WriteSet } from './writeSet.ts';
@@ -384,6 +386,19 @@ export class TradingEngine {
    */
   resumeTrigger(accountId: bigint, id: bigint): Promise<TriggerRow> {
     return this.triggers.resumeTrigger(accountId, id);
+  }
+
+  /**
+   * Amends a live trigger: its trigger price, limit-child price, quantity (not a leg's) or
+   * trailing distance, its hold adjusted in the same job; refused whole, nothing changed.
+   */
+  modifyTrigger(owner: Owner, market: Market, id: bigint, change: TriggerChange): Promise<TriggerRow> {
+    return this.triggers.modifyTrigger(owner, market, id, change);
+  }
+
+  /** Replaces an order's attached legs (open, or ended with a fill: its position) in one job. */
+  setAttachedRisk(owner: Owner, market: Market, orderId: bigint, ended: LegParent | null, legs: ValidatedOrder['riskLegs']): Promise<Accepted['legTriggers']> {
+    return this.triggers.setAttachedRisk(owner, market, orderId, ended, legs);
   }
 
   /**

@@ -121,7 +121,7 @@ export function validateNewOrder(input: CreateOrderInput, market: Market, nowNs:
  * Attached-risk legs protect the position the parent opens: for a BUY the stop-loss sits
  * below the parent's price and the take-profit above (the reverse for a SELL).
  */
-function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, parsePrice: (text: string, field: string) => bigint) {
+function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, parsePrice: (text: string, field: string) => bigint, prefix = 'order.attachedRisk') {
   if (!risk) return [];
   const legs: Omit<RiskLegRow, 'orderId' | 'triggerId'>[] = [];
   const base = { triggerPrice: null, childKind: 'MARKET_IOC' as const, childLimitPrice: null, childPostOnly: false, activationPrice: null, maxSlippageTicks: null, maxSlippageBps: null, trailingDistanceTicks: null, trailingDistanceBps: null, status: 'PENDING' as const };
@@ -132,7 +132,7 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
   for (const kind of ['stopLoss', 'takeProfit'] as const) {
     const leg = risk[kind];
     if (!leg) continue;
-    const field = `order.attachedRisk.${kind}`;
+    const field = `${prefix}.${kind}`;
     const trigger = parsePrice(leg.triggerPrice, `${field}.triggerPrice`);
     const below = (kind === 'stopLoss') === (side === 'BUY');
     if (parentPrice !== undefined && (below ? trigger >= parentPrice : trigger <= parentPrice)) {
@@ -142,7 +142,7 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
   }
   const trail = risk.trailingStop;
   if (trail) {
-    const field = 'order.attachedRisk.trailingStop';
+    const field = `${prefix}.trailingStop`;
     const distance = trailingDistanceOf(field, trail);
     if ((trail.maxSlippageTicks === undefined) === (trail.maxSlippageBps === undefined)) {
       throw invalidArgument(field, 'exactly one of maxSlippageTicks and maxSlippageBps is required', 'one-of');
@@ -165,9 +165,23 @@ function validateRisk(risk: AttachedRiskInput | undefined, side: 'BUY' | 'SELL',
   }
   // One-cancels-others needs others: any two or all three of the exits, which then form one group.
   if (risk.oco && legs.length < 2) {
-    throw invalidArgument('order.attachedRisk.oco', 'needs at least two of stopLoss, takeProfit and trailingStop', 'oco-pair');
+    throw invalidArgument(`${prefix}.oco`, 'needs at least two of stopLoss, takeProfit and trailingStop', 'oco-pair');
   }
   return legs;
 }
 
 export type ValidatedOrder = ReturnType<typeof validateNewOrder>;
+
+/**
+ * An attached-risk block set on an existing order (POST /v1/orders/attached-risk): the rules
+ * of createOrder's, field paths under `attachedRisk`; `parentPrice` is the order's limit
+ * price (none for a market order).
+ */
+export function validateAttachedRisk(risk: AttachedRiskInput, side: 'BUY' | 'SELL', parentPrice: bigint | undefined, market: Market): ValidatedOrder['riskLegs'] {
+  const parsePrice = (text: string, field: string) => {
+    const p = parseScaled(text, 9, field);
+    if (p % market.tickSize !== 0n) throw invalidArgument(field, 'is not a multiple of the tick size', 'tick-size');
+    return p;
+  };
+  return validateRisk(risk, side, parentPrice, parsePrice, 'attachedRisk');
+}

@@ -13,6 +13,8 @@ import { pauseTrigger } from './commands/pauseTrigger.ts';
 import { resumeTrigger } from './commands/resumeTrigger.ts';
 import { fireDeadManSwitches } from './commands/fireDeadManSwitches.ts';
 import { modifyOrder } from './commands/modifyOrder.ts';
+import { modifyTrigger } from './commands/modifyTrigger.ts';
+import { setAttachedRisk } from './commands/setAttachedRisk.ts';
 import { replaceOrder } from './commands/replaceOrder.ts';
 import { marketOf, type TradingContext } from './context.ts';
 import { TradingEngine, type EngineDeps } from './engine.ts';
@@ -60,6 +62,8 @@ export function createOrdersService(deps: OrdersDeps) {
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
     pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
     resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
+    modifyTrigger: (...a: Args<typeof modifyTrigger>) => modifyTrigger(ctx, ...a),
+    setAttachedRisk: (...a: Args<typeof setAttachedRisk>) => setAttachedRisk(ctx, ...a),
     getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),
     listTriggers: (...a: Args<typeof getTriggers>) => getTriggers(ctx, ...a),
     listTriggerEvents: (...a: Args<typeof getTriggerEvents>) => getTriggerEvents(ctx, ...a),

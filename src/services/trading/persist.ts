@@ -257,7 +257,13 @@ export function writeSetStatement(ws: WriteSet, step: WatermarkStep | ReapplySte
     }
   }
   if (ws.newOrders.size > 0) parts.push(insert(p, 'Order', ORDER_COLUMNS, [...ws.newOrders.values()]));
-  if (ws.riskLegs.length > 0) parts.push(insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, ws.riskLegs));
+  if (ws.riskLegs.length > 0) {
+    // An order has one policy row per kind: a leg set anew (POST /v1/orders/attached-risk)
+    // takes its kind's row over, the last one of an entry winning (one row is updated once).
+    const latest = new Map(ws.riskLegs.map((r) => [`${r.orderId}:${r.kind}`, r]));
+    const set = RISK_LEG_COLUMNS.filter(([c]) => c !== 'orderId' && c !== 'kind').map(([c]) => `"${c}" = EXCLUDED."${c}"`);
+    parts.push(`${insert(p, 'AttachedRiskLeg', RISK_LEG_COLUMNS, [...latest.values()])} ON CONFLICT ("orderId", kind) DO UPDATE SET ${set.join(', ')}, "updatedAt" = now()`);
+  }
   if (ws.changedOrders.size > 0) {
     const set = ORDER_CHANGE_COLUMNS.filter(([c]) => c !== 'id').map(([c]) => `"${c}" = u."${c}"`);
     parts.push(`UPDATE "Order" AS o SET ${set.join(', ')}, "updatedAt" = now()

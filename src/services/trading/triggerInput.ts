@@ -1,5 +1,5 @@
 import { directionOf, ladderLevels, trailingDistanceOf, type Distribution } from '../../domain/triggers/index.ts';
-import { invalidArgument } from '../../domain/errors.ts';
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
 import type { Market } from '../markets.ts';
@@ -226,4 +226,71 @@ function ladderSpec(b: LadderBlock, market: Market, common: Pick<TriggerSpec['ro
       params: JSON.stringify(params),
     },
   };
+}
+
+/** POST /v1/triggers/modify's changed fields, as submitted (each optional; at least one). */
+export interface ModifyTriggerInput {
+  triggerPrice?: string;
+  childLimitPrice?: string;
+  qty?: string;
+  trailingDistanceTicks?: string;
+  trailingDistanceBps?: number;
+}
+
+/** A trigger's amendment as validated: what changes, the rest as it is. */
+export interface TriggerChange {
+  triggerPrice?: bigint;
+  childLimitPrice?: bigint;
+  qty?: bigint;
+  trailingDistance?: { ticks: bigint | null; bps: number | null };
+}
+
+const CHANGE_FIELDS = ['triggerPrice', 'childLimitPrice', 'qty', 'trailingDistanceTicks', 'trailingDistanceBps'] as const;
+
+/**
+ * Checks an amendment against the trigger it names (its kind, child and parent never
+ * change) with the bounds of creation: prices on the tick and above zero, quantity in lots
+ * and at least the minimum, a trailing distance within TRAILING_DISTANCE_LIMITS. A field the
+ * trigger's kind does not have is refused by name (recorded in docs/api-decisions.md).
+ */
+export function validateTriggerChange(input: ModifyTriggerInput, market: Market, t: Pick<TriggerSpec['row'], 'triggerType' | 'childKind'> & { parentOrderId: bigint | null }): TriggerChange {
+  const given = CHANGE_FIELDS.filter((f) => input[f] !== undefined);
+  const first = given[0];
+  if (first === undefined) throw invalidArgument('trigger', `give at least one of ${CHANGE_FIELDS.join(', ')}`, 'one-of');
+  if (t.triggerType === 'TWAP' || t.triggerType === 'LADDER') {
+    throw invalidArgument(first, `a ${t.triggerType} cannot be amended (its schedule or levels are already worked out): cancel it and create another`, 'not-amendable');
+  }
+  const trailing = t.triggerType === 'TRAILING_STOP';
+  if (trailing && input.triggerPrice !== undefined) throw invalidArgument('triggerPrice', 'a trailing stop\'s trigger price follows the market: change trailingDistanceTicks or trailingDistanceBps', 'not-amendable');
+  if (!trailing && (input.trailingDistanceTicks !== undefined || input.trailingDistanceBps !== undefined)) {
+    throw invalidArgument(input.trailingDistanceTicks !== undefined ? 'trailingDistanceTicks' : 'trailingDistanceBps', 'only a trailing stop has a trailing distance', 'not-amendable');
+  }
+  if (input.childLimitPrice !== undefined && t.childKind !== 'LIMIT') throw invalidArgument('childLimitPrice', 'this trigger\'s child is a market order: it has no limit price', 'not-amendable');
+  if (input.qty !== undefined && t.parentOrderId !== null) throw invalidArgument('qty', 'an attached leg\'s quantity follows its parent\'s filled quantity', 'not-amendable');
+  const price = (text: string, field: string) => {
+    const p = parseScaled(text, 9, field);
+    if (p % market.tickSize !== 0n) throw invalidArgument(field, 'is not a multiple of the tick size', 'tick-size');
+    return p;
+  };
+  const change: TriggerChange = {};
+  if (input.triggerPrice !== undefined) change.triggerPrice = price(input.triggerPrice, 'triggerPrice');
+  if (input.childLimitPrice !== undefined) change.childLimitPrice = price(input.childLimitPrice, 'childLimitPrice');
+  if (input.qty !== undefined) {
+    change.qty = parseScaled(input.qty, market.baseQuantityScale, 'qty');
+    if (change.qty < market.minQty) throw invalidArgument('qty', 'is below the market minimum quantity', 'min-qty');
+  }
+  if (input.trailingDistanceTicks !== undefined || input.trailingDistanceBps !== undefined) {
+    // The creation rule, its field paths at the top of this body.
+    try {
+      change.trailingDistance = trailingDistanceOf('trailingDistance', input);
+    } catch (err) {
+      throw err instanceof ApiError ? renamed(err) : err;
+    }
+  }
+  return change;
+}
+
+/** `trailingDistance.trailingDistanceBps` → `trailingDistanceBps`: the modify body is flat. */
+function renamed(err: ApiError): ApiError {
+  return new ApiError(err.key, err.message, { code: err.code, violations: err.violations.map((v) => ({ ...v, fieldPath: v.fieldPath.replace(/^trailingDistance\./, '') })) });
 }

@@ -112,7 +112,8 @@ export function attachedRiskView(oco: boolean, legs: LegLike[], include: { polic
     triggerId: l.triggerPublicId ?? '',
   });
   const leg = (kind: LegLike['kind']) => {
-    const l = legs.find((x) => x.kind === kind);
+    // The newest of its kind: a leg replaced (POST /v1/orders/attached-risk) gives way to its successor.
+    const l = legs.findLast((x) => x.kind === kind);
     return l ? { ...(include.policy ? { policy: policy(l) } : {}), ...(include.state ? { state: state(l) } : {}) } : undefined;
   };
   const stopLoss = leg('STOP_LOSS');

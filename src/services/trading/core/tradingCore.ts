@@ -112,6 +112,11 @@ export class TradingCore {
     return this.sequencer.submit(() => this.open.ofAccount(accountId).map((o) => ({ ...o })));
   }
 
+  /** Inside a job: the open order `id` as memory holds it now (the trigger engine's attached-risk change). */
+  openOrder(id: bigint): OrderRow | undefined {
+    return this.open.get(id);
+  }
+
   /** Copies of every open order (memory()). */
   openCopies(): OrderVersion[] {
     return [...this.open.values()].map((o) => ({ ...o }));

@@ -63,7 +63,14 @@ export async function legsOf(ctx: TradingContext, orderIds: bigint[]) {
   });
   return triggers.flatMap((t) =>
     t.attachedRiskLeg
-      ? [{ ...t.attachedRiskLeg, parentOrderId: t.parentOrderId as bigint, status: LEG_STATUS[t.status] ?? t.status, armedAt: t.armedAt, terminalAt: t.terminalAt, triggerPublicId: t.publicId, childOrderPublicId: t.events[0]?.childOrder?.publicId ?? '' }]
+      ? [{ ...t.attachedRiskLeg, ...amendedPolicy(t), parentOrderId: t.parentOrderId as bigint, status: LEG_STATUS[t.status] ?? t.status, armedAt: t.armedAt, terminalAt: t.terminalAt, triggerPublicId: t.publicId, childOrderPublicId: t.events[0]?.childOrder?.publicId ?? '' }]
       : [],
   );
+}
+
+/** A leg's prices and distance as its trigger has them now: POST /v1/triggers/modify amends the trigger, not the policy row. */
+function amendedPolicy(t: { triggerType: string; triggerPrice: bigint | null; childLimitPrice: bigint | null; params: unknown }) {
+  if (t.triggerType !== 'TRAILING_STOP') return { triggerPrice: t.triggerPrice, childLimitPrice: t.childLimitPrice };
+  const p = t.params as { trailingDistanceTicks?: string | null; trailingDistanceBps?: number | null };
+  return { trailingDistanceTicks: p.trailingDistanceTicks ? BigInt(p.trailingDistanceTicks) : null, trailingDistanceBps: p.trailingDistanceBps ?? null };
 }

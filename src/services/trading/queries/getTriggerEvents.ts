@@ -7,7 +7,7 @@ import { pageLimit, toPage } from '../../pageTokens.ts';
 import type { TradingContext } from '../context.ts';
 import { findOwnTrigger } from './getTrigger.ts';
 
-const EVENT_TYPES: TriggerEventType[] = ['CREATED', 'ARMED', 'THRESHOLD_UPDATED', 'FIRED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_CANCELED', 'CHILD_REJECTED', 'SLICE_SKIPPED', 'PAUSED', 'RESUMED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
+const EVENT_TYPES: TriggerEventType[] = ['CREATED', 'ARMED', 'THRESHOLD_UPDATED', 'FIRED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_CANCELED', 'CHILD_REJECTED', 'SLICE_SKIPPED', 'PAUSED', 'RESUMED', 'AMENDED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
 
 /** Spec 4.6 List Trigger Events: one trigger's append-only events, newest first. */
 export async function getTriggerEvents(ctx: TradingContext, caller: Caller, input: { triggerId: string; eventType?: string; subaccountId?: string; limit?: number; pageToken?: string }) {

@@ -25,11 +25,21 @@ export class AttachedLegs {
    * An attached-risk leg becomes a trigger when its parent is accepted: CREATED, with no
    * quantity, waiting for the parent to fill (spec 2.7).
    */
-  create(ws: WriteSet, owner: Owner, market: Market, parent: OrderRow, leg: ValidatedOrder['riskLegs'][number], now: Date, nowNs: bigint): TriggerRow {
+  create(ws: WriteSet, owner: Owner, market: Market, parent: Pick<OrderRow, 'id' | 'side' | 'stpMode'>, leg: ValidatedOrder['riskLegs'][number], now: Date, nowNs: bigint): TriggerRow {
+    const row = this.legRow(this.deps.ids.triggers.take(), owner, market, parent, leg, now, nowNs);
+    this.s.triggers.set(row.id, { row, owner });
+    this.s.legsByParent.set(parent.id, [...(this.s.legsByParent.get(parent.id) ?? []), row.id]);
+    ws.trigger(row);
+    this.s.triggerEvent(ws, row, 'CREATED', nowNs);
+    return row;
+  }
+
+  /** The trigger row a leg becomes (`create`); with any id, what a leg would hold before it exists. */
+  legRow(id: bigint, owner: Owner, market: Market, parent: Pick<OrderRow, 'id' | 'side' | 'stpMode'>, leg: ValidatedOrder['riskLegs'][number], now: Date, nowNs: bigint): TriggerRow {
     const side = parent.side === 'BUY' ? 'SELL' : 'BUY';
     const trailing = leg.kind === 'TRAILING_STOP';
-    const row: TriggerRow = {
-      id: this.deps.ids.triggers.take(),
+    return {
+      id,
       publicId: newPublicId(),
       accountId: owner.id,
       parentOrderId: parent.id,
@@ -66,11 +76,6 @@ export class AttachedLegs {
         : '{}',
       state: '{}',
     };
-    this.s.triggers.set(row.id, { row, owner });
-    this.s.legsByParent.set(parent.id, [...(this.s.legsByParent.get(parent.id) ?? []), row.id]);
-    ws.trigger(row);
-    this.s.triggerEvent(ws, row, 'CREATED', nowNs);
-    return row;
   }
 
   /** The legs of `parentId` that have not ended, in the order they were created. */
@@ -167,7 +172,7 @@ export class AttachedLegs {
   }
 
   /** What a leg's funds are reckoned on: its child at its bound, for `qty`. */
-  private holdBasis(row: TriggerRow, market: Market, qty: bigint): TriggerRow {
+  holdBasis(row: TriggerRow, market: Market, qty: bigint): TriggerRow {
     if (row.triggerType !== 'TRAILING_STOP' || row.side === 'SELL') return { ...row, qty };
     // A BUY trailing leg: its threshold never rises above where it starts (the last price).
     const start = worstThreshold(trailingParamsOf(row, market.tickSize), this.s.lastPrice.get(market.symbolId) ?? 0n);

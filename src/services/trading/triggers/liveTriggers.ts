@@ -13,7 +13,7 @@ import type { TriggerEventRow, TriggerRow, WriteSet } from '../writeSet.ts';
 export type LiveTrigger = { row: TriggerRow; owner: Owner };
 
 /** What the trigger engine's parts use of the core: placing and canceling child orders, and what they reserve. */
-export type CoreForTriggers = Pick<TradingCore, 'placeOrderRow' | 'checkPlace' | 'reservationFor' | 'cancelOpen' | 'refsFor' | 'loadTiers'>;
+export type CoreForTriggers = Pick<TradingCore, 'placeOrderRow' | 'checkPlace' | 'reservationFor' | 'cancelOpen' | 'refsFor' | 'loadTiers' | 'openOrder'>;
 
 export interface TriggerDeps {
   clock: Clock;

@@ -5,7 +5,7 @@ import type { Market } from '../../markets.ts';
 import type { OrderEffects } from '../core/tradingCore.ts';
 import { jobTime, type Accepted, type EndedIdsRead, type Owner, type UserCancel } from '../engineTypes.ts';
 import { insufficientBalance } from '../errors.ts';
-import { validateNewOrder } from '../orderInput.ts';
+import { validateNewOrder, type ValidatedOrder } from '../orderInput.ts';
 import { rebuildingError, type Sequencer } from '../sequencer.ts';
 import {
   checkSameTrigger,
@@ -22,6 +22,8 @@ import {
   type TriggerSpec,
 } from '../triggerRules.ts';
 import type { OrderRow, TriggerRow, WriteSet } from '../writeSet.ts';
+import type { TriggerChange } from '../triggerInput.ts';
+import { Amendments, type LegParent } from './amend.ts';
 import { Ladders } from './ladders.ts';
 import { AttachedLegs } from './legs.ts';
 import { LiveTriggers, type LiveTrigger, type LoadedTriggers, type TriggerDeps } from './liveTriggers.ts';
@@ -38,6 +40,7 @@ export class TriggerEngine implements OrderEffects {
   private readonly legs: AttachedLegs;
   private readonly ladders: Ladders;
   private readonly slices: Twaps;
+  private readonly amendments: Amendments;
   private readonly balances: TriggerDeps['balances'];
 
   constructor(
@@ -48,6 +51,7 @@ export class TriggerEngine implements OrderEffects {
     this.legs = new AttachedLegs(deps, this.s);
     this.ladders = new Ladders(deps, this.s);
     this.slices = new Twaps(deps, this.s, sequencer);
+    this.amendments = new Amendments(deps, this.s, this.legs);
     this.balances = deps.balances;
   }
 
@@ -218,6 +222,33 @@ export class TriggerEngine implements OrderEffects {
       this.s.triggerEvent(ws, row, 'RESUMED', nowNs);
       return { ...row };
     });
+  }
+
+  /** Amends a live trigger of the account (prices, quantity, trailing distance), its hold adjusted in the same job. */
+  modifyTrigger(owner: Owner, market: Market, id: bigint, change: TriggerChange): Promise<TriggerRow> {
+    return this.sequencer.submitAfter(
+      () => Promise.all([this.balances.load(this.deps.core.refsFor([owner.id], market)), this.deps.core.loadTiers([owner.id])]),
+      (ws) => {
+        const { now, nowNs } = jobTime(this.deps.clock);
+        return { ...this.amendments.modify(ws, this.s.liveTrigger(owner.id, id), change, now, nowNs) };
+      },
+    );
+  }
+
+  /**
+   * Replaces an order's attached legs with `legs` in one job. `ended` is the order as the
+   * tables hold it when it had ended before the call; an order open then is taken from memory.
+   */
+  setAttachedRisk(owner: Owner, market: Market, orderId: bigint, ended: LegParent | null, legs: ValidatedOrder['riskLegs']): Promise<Accepted['legTriggers']> {
+    return this.sequencer.submitAfter(
+      () => Promise.all([this.balances.load(this.deps.core.refsFor([owner.id], market)), this.deps.core.loadTiers([owner.id])]),
+      (ws) => {
+        const parent = this.deps.core.openOrder(orderId) ?? ended;
+        if (!parent) throw new ApiError('conflict', 'the order ended while this change was on its way: send it again', { code: 'ORDER_STATE_CHANGED' });
+        const { now, nowNs } = jobTime(this.deps.clock);
+        return this.amendments.setAttachedRisk(ws, owner, market, parent, legs, now, nowNs);
+      },
+    );
   }
 
   /**

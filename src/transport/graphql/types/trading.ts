@@ -320,17 +320,32 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
 
 type OrderInputArg = typeof CreateOrderInput.$inferInput;
 
+/** The GraphQL attached-risk input as the order service takes it (the REST block's shape). */
+function riskFromInput(attachedRisk: typeof AttachedRisk.$inferInput): NonNullable<CreateOrderInputShape['order']['attachedRisk']> {
+  return {
+    ...(attachedRisk.oco ? { oco: true } : {}),
+    ...(attachedRisk.stopLoss ? { stopLoss: riskLeg(attachedRisk.stopLoss) } : {}),
+    ...(attachedRisk.takeProfit ? { takeProfit: riskLeg(attachedRisk.takeProfit) } : {}),
+    ...(attachedRisk.trailingStop ? { trailingStop: defined(attachedRisk.trailingStop) } : {}),
+  } as NonNullable<CreateOrderInputShape['order']['attachedRisk']>;
+}
+
+const SetAttachedRiskResult = builder
+  .objectRef<{ orderId: string; stopLossTriggerId: string; takeProfitTriggerId: string; trailingStopTriggerId: string }>('SetAttachedRiskResult')
+  .implement({
+    description: 'The order and the triggers of its new legs (empty for a leg not given)',
+    fields: (t) => ({
+      orderId: t.exposeString('orderId'),
+      stopLossTriggerId: t.exposeString('stopLossTriggerId'),
+      takeProfitTriggerId: t.exposeString('takeProfitTriggerId'),
+      trailingStopTriggerId: t.exposeString('trailingStopTriggerId'),
+    }),
+  });
+
 /** The GraphQL order input as the order service takes it (the REST body's shape). */
 function orderFromInput(input: OrderInputArg): CreateOrderInputShape {
   const { subaccountId, limitGtc, limitGtd, limitIoc, marketIoc, attachedRisk, ...order } = input;
-  const risk = attachedRisk
-    ? {
-        ...(attachedRisk.oco ? { oco: true } : {}),
-        ...(attachedRisk.stopLoss ? { stopLoss: riskLeg(attachedRisk.stopLoss) } : {}),
-        ...(attachedRisk.takeProfit ? { takeProfit: riskLeg(attachedRisk.takeProfit) } : {}),
-        ...(attachedRisk.trailingStop ? { trailingStop: defined(attachedRisk.trailingStop) } : {}),
-      }
-    : undefined;
+  const risk = attachedRisk ? riskFromInput(attachedRisk) : undefined;
   return {
     ...(subaccountId ? { subaccountId } : {}),
     order: {
@@ -339,7 +354,7 @@ function orderFromInput(input: OrderInputArg): CreateOrderInputShape {
       ...(limitGtd ? { limitGtd: defined(limitGtd) } : {}),
       ...(limitIoc ? { limitIoc: defined(limitIoc) } : {}),
       ...(marketIoc ? { marketIoc: defined(marketIoc) } : {}),
-      ...(risk ? { attachedRisk: risk as CreateOrderInputShape['order']['attachedRisk'] } : {}),
+      ...(risk ? { attachedRisk: risk } : {}),
     },
   };
 }
@@ -612,6 +627,20 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
       return orderOf(r.order, r.market);
+    },
+  }),
+  setAttachedRisk: t.field({
+    type: SetAttachedRiskResult,
+    description: 'Replaces the attached risk of an open order, or protects the position of an ended order that filled (as POST /v1/orders/attached-risk)',
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), attachedRisk: t.arg({ type: AttachedRisk, required: true }) },
+    resolve: async (_root, { attachedRisk, ...names }, ctx) => {
+      const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) });
+      return {
+        orderId: r.order.publicId,
+        stopLossTriggerId: r.legTriggers.stopLoss ?? '',
+        takeProfitTriggerId: r.legTriggers.takeProfit ?? '',
+        trailingStopTriggerId: r.legTriggers.trailingStop ?? '',
+      };
     },
   }),
   replaceOrder: t.field({

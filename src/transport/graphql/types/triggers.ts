@@ -269,6 +269,24 @@ builder.mutationFields((t) => ({
       return triggerView(r.trigger, r.market, r.account);
     },
   }),
+  modifyTrigger: t.field({
+    type: Trigger,
+    description: 'Amends a live trigger: trigger price, limit-child price, quantity (not an attached leg\'s) or trailing distance; its hold follows (as POST /v1/triggers/modify)',
+    args: {
+      triggerId: t.arg.string(),
+      clientTriggerId: t.arg.string(),
+      subaccountId: t.arg.string(),
+      triggerPrice: t.arg.string(),
+      childLimitPrice: t.arg.string(),
+      qty: t.arg.string(),
+      trailingDistanceTicks: t.arg.string(),
+      trailingDistanceBps: t.arg.int(),
+    },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
+      return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
   pauseTrigger: t.field({
     type: Trigger,
     description: 'Stops an armed trigger watching prices; its funds stay held',

@@ -225,6 +225,31 @@ export function tradingRoutes(s: Services) {
       },
     }),
     defineRoute({
+      operationId: 'setAttachedRisk',
+      method: 'POST',
+      url: '/v1/orders/attached-risk',
+      summary: 'Replace the attached risk of an open order, or protect the position of an ended order that filled: its live legs end, the new ones arm for what it filled',
+      auth: 'caller',
+      body: z.strictObject({
+        orderId: z.string().max(64).optional(),
+        clientOrderId: z.string().max(128).optional(),
+        subaccountId: z.string().max(64).optional(),
+        attachedRisk: attachedRiskBody,
+      }),
+      examples: {
+        bracket: { summary: 'Protect a filled BUY with a stop at 2300 and a take-profit at 2600, one canceling the other', value: { orderId: '5Hx3v9Lq2', attachedRisk: { oco: true, stopLoss: { triggerPrice: '2300', child: { marketIoc: {} } }, takeProfit: { triggerPrice: '2600', child: { limit: { price: '2600' } } } } } },
+      },
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.setAttachedRisk(ctx.caller, body);
+        return {
+          orderId: r.order.publicId,
+          stopLossTriggerId: r.legTriggers.stopLoss ?? '',
+          takeProfitTriggerId: r.legTriggers.takeProfit ?? '',
+          trailingStopTriggerId: r.legTriggers.trailingStop ?? '',
+        };
+      },
+    }),
+    defineRoute({
       operationId: 'replaceOrder',
       method: 'POST',
       url: '/v1/orders/replace',

@@ -112,6 +112,28 @@ export function triggerRoutes(s: Services) {
         return { trigger: triggerView(r.trigger, r.market, r.account) };
       },
     }),
+    defineRoute({
+      operationId: 'modifyTrigger',
+      method: 'POST',
+      url: '/v1/triggers/modify',
+      summary: 'Amend a live trigger: trigger price, limit-child price, quantity (not an attached leg\'s) or trailing distance; its hold follows in the same job, a refusal changes nothing',
+      auth: 'caller',
+      body: nameOne.extend({
+        triggerPrice: decimal.optional(),
+        childLimitPrice: decimal.optional(),
+        qty: decimal.optional(),
+        trailingDistanceTicks: z.string().max(20).optional(),
+        trailingDistanceBps: int32().optional(),
+      }),
+      examples: {
+        stop: { summary: 'Move a stop-loss to 24500 and sell 0.4 BTC instead', value: { clientTriggerId: 'sl-1', triggerPrice: '24500', qty: '0.4' } },
+        trailing: { summary: 'Tighten a trailing stop to 1%', value: { triggerId: '7Qm2kP9x', trailingDistanceBps: 100 } },
+      },
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.modifyTrigger(ctx.caller, body);
+        return { trigger: triggerView(r.trigger, r.market, r.account) };
+      },
+    }),
     ...(['pause', 'resume'] as const).map((verb) =>
       defineRoute({
         operationId: `${verb}Trigger`,
