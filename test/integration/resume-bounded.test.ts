@@ -23,7 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Stream = 'orders' | 'fills' | 'triggers';
+type Stream = 'orders' | 'fills' | 'triggers' | 'balances';
 
 async function newTrader(): Promise<SessionCaller> {
   const s = server.app.services;
@@ -78,7 +78,7 @@ describe('bounded resume', () => {
     await orders.engine.flushed();
 
     await fc.assert(
-      fc.asyncProperty(fc.nat(3), fc.constantFrom<Stream>('orders', 'fills'), fc.nat(), async (who, stream, pick) => {
+      fc.asyncProperty(fc.nat(3), fc.constantFrom<Stream>('orders', 'fills', 'balances'), fc.nat(), async (who, stream, pick) => {
         const caller = (who === 3 ? idle : traders[who]) as SessionCaller;
         const all = await fullScan(stream, caller.rootPublicId, 0n);
         const after = pick % 4 === 0 || all.length === 0 ? 0n : BigInt(all[pick % all.length] as string);
