@@ -6,6 +6,7 @@ import { api, clientAddress, newKeyPair, type ClientKey, type SignedIn } from '.
 import { apiKeyConnectionParams, wsClient } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { balancesOf, credit, placeOrder, trader } from '../helpers/trading.ts';
+import { sseSubscription } from '../helpers/streams.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -169,6 +170,26 @@ describe('balanceUpdates', () => {
     expect(whole.updates[0]).toMatchObject({ ledgerAccount: 'TRADING', asset: 'ETH', available: '100', held: '0' });
     expect(whole.updates.slice(1)).toEqual(all.updates);
     await Promise.all([reference.dispose(), resumed.dispose(), replay.dispose()]);
+  });
+
+  it('streams over server-sent events too, resuming with `after` there as well', async () => {
+    const who = await trader(server.url, { USDC: '7' });
+    const query = BalanceUpdatesDocument.toString();
+    const live = await sseSubscription(server.url, query, sessionOf(who));
+    expect(live.state.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    await credit(server.url, who.rootAccountId, 'USDC', '2');
+    await pollUntil(() => live.state.text.includes('"available":"9"'), 5_000);
+    const sequences = [...live.state.text.matchAll(/"sequence":"(\d+)"/g)].map((m) => m[1]);
+    expect(sequences).toHaveLength(1);
+    await live.abort();
+    // From the start of the journal: the first deposit, then the one seen live, and nothing else.
+    const replay = await sseSubscription(server.url, query, sessionOf(who), { after: '0' });
+    await pollUntil(() => (replay.state.text.match(/"sequence"/g) ?? []).length >= 2, 5_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...replay.state.text.matchAll(/"available":"(\d+)"/g)].map((m) => m[1])).toEqual(['7', '9']);
+    expect(replay.state.text).toContain(`"sequence":"${sequences[0]}"`);
+    await replay.abort();
   });
 
   it('refuses `after` beyond the stream, with the field named', async () => {
