@@ -140,6 +140,8 @@ describe('bounded resume', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(400);
     expect((refused as ApiError).code).toBe('STREAM_RESUME_TOO_OLD');
+    // The balance stream resumes from the same journal, with the same bound.
+    await expect(orders.subscribe(caller, 'balances', undefined, 0n)).rejects.toMatchObject({ status: 400, code: 'STREAM_RESUME_TOO_OLD' });
 
     // Retention removed every entry: only a resume from the very end is complete.
     await server.database.sql.query(`DELETE FROM "TradingJournal" WHERE seq <= $1::bigint`, [lastSeq.toString()]);
