@@ -46,6 +46,7 @@ const STREAMS: { name: string; query: string; who: Who }[] = [
   { name: 'orderUpdates', query: 'subscription { orderUpdates { orderId } }', who: 'session' },
   { name: 'fills', query: 'subscription { fills { price } }', who: 'session' },
   { name: 'triggerEvents', query: 'subscription { triggerEvents { eventType } }', who: 'session' },
+  { name: 'balanceUpdates', query: 'subscription { balanceUpdates { total } }', who: 'session' },
   { name: 'chartLayerChanges', query: 'subscription { chartLayerChanges { __typename } }', who: 'session' },
   { name: 'chartLayerChanges(engineSymbolId)', query: 'subscription { chartLayerChanges(engineSymbolId: 1) { __typename } }', who: 'session' },
   { name: "a subaccount key's flowUpdates", query: 'subscription { flowUpdates { currentStep } }', who: 'subaccount key' },

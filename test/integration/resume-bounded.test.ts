@@ -23,7 +23,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Stream = 'orders' | 'fills' | 'triggers';
+type Stream = 'orders' | 'fills' | 'triggers' | 'balances';
 
 async function newTrader(): Promise<SessionCaller> {
   const s = server.app.services;
@@ -78,7 +78,7 @@ describe('bounded resume', () => {
     await orders.engine.flushed();
 
     await fc.assert(
-      fc.asyncProperty(fc.nat(3), fc.constantFrom<Stream>('orders', 'fills'), fc.nat(), async (who, stream, pick) => {
+      fc.asyncProperty(fc.nat(3), fc.constantFrom<Stream>('orders', 'fills', 'balances'), fc.nat(), async (who, stream, pick) => {
         const caller = (who === 3 ? idle : traders[who]) as SessionCaller;
         const all = await fullScan(stream, caller.rootPublicId, 0n);
         const after = pick % 4 === 0 || all.length === 0 ? 0n : BigInt(all[pick % all.length] as string);
@@ -140,6 +140,8 @@ describe('bounded resume', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(400);
     expect((refused as ApiError).code).toBe('STREAM_RESUME_TOO_OLD');
+    // The balance stream resumes from the same journal, with the same bound.
+    await expect(orders.subscribe(caller, 'balances', undefined, 0n)).rejects.toMatchObject({ status: 400, code: 'STREAM_RESUME_TOO_OLD' });
 
     // Retention removed every entry: only a resume from the very end is complete.
     await server.database.sql.query(`DELETE FROM "TradingJournal" WHERE seq <= $1::bigint`, [lastSeq.toString()]);

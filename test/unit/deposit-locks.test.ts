@@ -10,7 +10,7 @@ const BLOCK_MS = 100;
 // Ethereum: credited at 12 confirmations, final at 64.
 const ETH_LOCK_MS = 52 * BLOCK_MS;
 const noSql = {} as SqlQueryable;
-const emptyDb = { balance: { findMany: async () => [] } } as unknown as Db;
+const emptyDb = { balance: { findMany: async () => [] }, account: { findMany: async () => [] } } as unknown as Db;
 const funding: BalanceRef = { accountId: 7n, ledgerAccount: 'FUNDING', assetId: 4 };
 const trading: BalanceRef = { ...funding, ledgerAccount: 'TRADING' };
 

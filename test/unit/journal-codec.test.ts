@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../../src/services/trading/journal.ts';
-import { switchKey, WriteSet, type FlowRow, type FlowUpdateRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
+import { EVENT_BITS, entryEvents } from '../../src/services/trading/streams.ts';
+import { switchKey, WriteSet, type BalanceAfterRow, type FlowRow, type FlowUpdateRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
 
 /**
  * A journal entry must give back exactly the write set that was acknowledged: the
@@ -99,6 +100,7 @@ const writeSet = fc
     withdrawals: fc.array(fc.tuple(withdrawIntent, flow), { maxLength: 2 }),
     withdrawEnds: fc.array(withdrawStatus, { maxLength: 2 }),
     flowSteps: fc.uniqueArray(flowUpdate, { maxLength: 2, selector: (u) => u.id }),
+    balancesAfter: fc.array(fc.record({ accountId: id, accountPublicId: text, ledgerAccount: fc.constantFrom('TRADING', 'FUNDING'), assetId: fc.integer({ min: 1, max: 9 }), available: e18, held: e18 }), { maxLength: 4 }),
   })
   .map((g) => {
     const ws = new WriteSet();
@@ -117,6 +119,7 @@ const writeSet = fc
     }
     for (const c of g.withdrawEnds) ws.withdrawStatus(c);
     for (const u of g.flowSteps) ws.flowUpdate(u);
+    for (const b of g.balancesAfter) ws.balanceAfter(b as BalanceAfterRow);
     return ws;
   });
 
@@ -141,6 +144,7 @@ describe('the trading journal codec', () => {
         expect(back.flows).toEqual(ws.flows);
         expect([...back.withdrawStatuses]).toEqual([...ws.withdrawStatuses]);
         expect([...back.flowUpdates]).toEqual([...ws.flowUpdates]);
+        expect([...back.balancesAfter]).toEqual([...ws.balancesAfter]);
         // Encoding is deterministic: a decoded entry encodes to the same text.
         expect(encodeEntry(back)).toBe(encodeEntry(ws));
       }),
@@ -176,6 +180,25 @@ describe('the trading journal codec', () => {
           expect(sw).toEqual({ ...mine.at(-1), armedAt: lastOf('armedAt'), lastFiredAtTsNs: lastOf('lastFiredAtTsNs') });
         }
         expect(merged.switches.size).toBe(new Set(changes.map(switchKey)).size);
+        // A balance's state after the entries is its last one.
+        const after = new Map(entries.flatMap((e) => [...e.balancesAfter]));
+        expect(new Map(merged.balancesAfter)).toEqual(after);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('the private events of an entry', () => {
+  it('number every event of every stream apart, balances last, each balance once as the entry left it', () => {
+    fc.assert(
+      fc.property(writeSet, fc.bigInt({ min: 1n, max: 1n << 40n }), (ws, seq) => {
+        // A fill's order has a version in its entry (entryEvents relies on it).
+        for (const t of ws.trades) ws.order({ ...(ws.versions[0] ?? ({ accountPublicId: 'a', symbolId: 1, publicId: 'o' } as OrderVersion)), id: t.orderId });
+        const events = entryEvents(seq, ws, String);
+        const all = [...events.orders, ...events.fills, ...events.triggers, ...events.balances].map((e) => e.sequence);
+        expect(all).toEqual(all.map((_, i) => (seq << EVENT_BITS) + BigInt(i)));
+        expect(events.balances.map(({ sequence: _, ...b }) => b)).toEqual([...ws.balancesAfter.values()].map(({ accountId: _, ...b }) => b));
       }),
       { numRuns: 200 },
     );
@@ -183,6 +206,17 @@ describe('the trading journal codec', () => {
 });
 
 describe('journal entries written by an earlier version', () => {
+  it('without balances after their changes have no balance events, and still project their deltas', () => {
+    const ws = new WriteSet();
+    ws.balance(1n, 'TRADING', 2, 5n, -5n);
+    ws.balanceAfter({ accountId: 1n, accountPublicId: 'a', ledgerAccount: 'TRADING', assetId: 2, available: 7n, held: 0n });
+    const wire = JSON.parse(encodeEntry(ws)) as { a?: unknown };
+    delete wire.a;
+    const back = decodeEntry(JSON.stringify(wire));
+    expect([...back.balances.values()]).toEqual([{ accountId: 1n, ledgerAccount: 'TRADING', assetId: 2, available: 5n, held: -5n }]);
+    expect(entryEvents(1n, back, String).balances).toEqual([]);
+  });
+
   it('decode orders without the origin columns as placed directly, so the projection can still insert them', () => {
     const ws = new WriteSet();
     const order = { id: 1n, publicId: 'o', accountId: 2n, accountPublicId: 'a', symbolId: 1, clientOrderId: null, side: 'BUY', orderType: 'LIMIT', tif: 'GTC', status: 'NEW', isOpen: true, closeReason: null, price: 1n, origQty: 1n, cumQty: 0n, leavesQty: 1n, inheritedCumQty: 0n, cumNotionalQ9: 0n, inheritedNotionalQ9: 0n, feeAsset: 'QUOTE', postOnly: false, stpMode: 'EXPIRE_MAKER', expireAt: null, expireAtTsNs: null, createdAt: new Date(0), acceptedAtTsNs: 0n, terminalAt: null, lineageId: 'l', generation: 1, replacesOrderId: null, marketClientRefPrice: null, marketMaxSlippageBps: null, marketMaxSlippageTicks: null, submittedMaxQuoteDebit: null, version: 0, heldE18: 0n, prioritySeq: 1n, oco: false, originScope: 'DIRECT', originTriggerId: null, originTriggerType: null, childSeq: 0 } as OrderVersion;

@@ -14,6 +14,8 @@ export interface BalanceRef {
 interface Entry extends BalanceRef {
   available: bigint;
   held: bigint;
+  /** The account's public id, for its balance stream; null for a system account (no one subscribes to it). */
+  accountPublicId: string | null;
 }
 
 export interface LegSpec {
@@ -66,16 +68,26 @@ export class BalanceBook {
     if (missing.size > 0) {
       const wanted = [...missing.values()];
       const epoch = this.epoch;
-      const p = this.db.balance
-        .findMany({ where: { OR: wanted.map((r) => ({ accountId: r.accountId, ledgerAccount: r.ledgerAccount, assetId: r.assetId })) } })
-        .then((rows) => {
+      // The accounts' public ids are read with them: each change journals the balance after
+      // it under its account's public id (the balance stream), as order versions do.
+      const p = Promise.all([
+        this.db.balance.findMany({ where: { OR: wanted.map((r) => ({ accountId: r.accountId, ledgerAccount: r.ledgerAccount, assetId: r.assetId })) } }),
+        this.db.account.findMany({ where: { id: { in: [...new Set(wanted.map((r) => r.accountId))] } }, select: { id: true, publicId: true, kind: true } }),
+      ])
+        .then(([rows, accounts]) => {
           // Read before a reset: the table may have been behind memory then.
           if (epoch !== this.epoch) return;
           const found = new Map(rows.map((row) => [keyOf(row), row]));
+          const publicIds = new Map(accounts.map((a) => [a.id, a.kind === 'SYSTEM' ? null : a.publicId]));
           for (const [key, ref] of missing) {
             if (this.entries.has(key)) continue;
             const row = found.get(key);
-            this.entries.set(key, { ...ref, available: row ? decimalToBigInt(row.available) : 0n, held: row ? decimalToBigInt(row.held) : 0n });
+            this.entries.set(key, {
+              ...ref,
+              available: row ? decimalToBigInt(row.available) : 0n,
+              held: row ? decimalToBigInt(row.held) : 0n,
+              accountPublicId: publicIds.get(ref.accountId) ?? null,
+            });
           }
         })
         .finally(() => {
@@ -95,7 +107,7 @@ export class BalanceBook {
 
   /** Copies of the balances in memory. */
   loaded(): (BalanceRef & { available: bigint; held: bigint })[] {
-    return [...this.entries.values()].map((e) => ({ ...e }));
+    return [...this.entries.values()].map(({ accountPublicId: _, ...e }) => e);
   }
 
   get(ref: BalanceRef): { available: bigint; held: bigint } {
@@ -166,7 +178,7 @@ export class BalanceBook {
     if (e.available < amount) return false;
     e.available -= amount;
     e.held += amount;
-    ws.balance(ref.accountId, ref.ledgerAccount, ref.assetId, -amount, amount);
+    changed(ws, e, -amount, amount);
     return true;
   }
 
@@ -175,7 +187,7 @@ export class BalanceBook {
     const e = this.get(ref) as Entry;
     e.held -= amount;
     e.available += amount;
-    ws.balance(ref.accountId, ref.ledgerAccount, ref.assetId, amount, -amount);
+    changed(ws, e, amount, -amount);
   }
 
   /**
@@ -199,7 +211,7 @@ export class BalanceBook {
       if (c.amount === 0n) continue;
       const e = this.get(c.ref) as Entry;
       e.available += c.amount;
-      ws.balance(c.ref.accountId, c.ref.ledgerAccount, c.ref.assetId, c.amount, 0n);
+      changed(ws, e, c.amount, 0n);
       const other = counterparty(debits);
       legs.push({
         accountId: c.ref.accountId,
@@ -220,7 +232,7 @@ export class BalanceBook {
       const e = this.get(d.ref) as Entry;
       if (d.debitFrom === 'held') e.held -= d.amount;
       else e.available -= d.amount;
-      ws.balance(d.ref.accountId, d.ref.ledgerAccount, d.ref.assetId, d.debitFrom === 'held' ? 0n : -d.amount, d.debitFrom === 'held' ? -d.amount : 0n);
+      changed(ws, e, d.debitFrom === 'held' ? 0n : -d.amount, d.debitFrom === 'held' ? -d.amount : 0n);
       const other = counterparty(credits);
       legs.push({
         accountId: d.ref.accountId,
@@ -249,6 +261,12 @@ export class BalanceBook {
     ws.transfers.push(row);
     return row;
   }
+}
+
+/** Records a change of `e` (already applied to it): its delta for the projection, and the balance after it for the stream. */
+function changed(ws: WriteSet, e: Entry, available: bigint, held: bigint): void {
+  ws.balance(e.accountId, e.ledgerAccount, e.assetId, available, held);
+  if (e.accountPublicId !== null) ws.balanceAfter({ accountId: e.accountId, accountPublicId: e.accountPublicId, ledgerAccount: e.ledgerAccount, assetId: e.assetId, available: e.available, held: e.held });
 }
 
 function sideKind(ref: BalanceRef): TransferSideKind {

@@ -14,7 +14,7 @@ import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './project
 import { Recovery } from './recovery.ts';
 import { Sequencer } from './sequencer.ts';
 import { misfitError, writeSetMisfit } from './storable.ts';
-import { entryEvents, resumeAfter, type FillPayload, type OrderEventPayload, type TriggerEventPayload } from './streams.ts';
+import { entryEvents, resumeAfter, type BalanceEventPayload, type FillPayload, type OrderEventPayload, type TriggerEventPayload } from './streams.ts';
 import type { TriggerChange } from './triggerInput.ts';
 import type { TriggerSpec } from './triggerRules.ts';
 import type { LegParent } from './triggers/amend.ts';
@@ -26,6 +26,8 @@ export { CLIENT_ORDER_ID_RETENTION_MS, JOURNAL_RETENTION_MS, MAX_OPEN_ORDERS_PER
 export type { Accepted, EndedIdsRead, EngineDeps, EngineMemory, LedgerJob, UserCancel } from './engineTypes.ts';
 
 const CLIENT_ID_PRUNE_MS = 60_000;
+type PrivateStream = 'orders' | 'fills' | 'triggers' | 'balances';
+type PrivateEvent = OrderEventPayload & FillPayload & TriggerEventPayload & BalanceEventPayload;
 /** How long a read of the projected tables waits for the changes acknowledged before it. */
 const READ_BARRIER_MS = 2_000;
 
@@ -200,11 +202,11 @@ export class TradingEngine {
   }
 
   /**
-   * An account's order versions or fills, as they are acknowledged. With `after` (an
+   * An account's order versions, fills, trigger events or balances, as they are acknowledged. With `after` (an
    * event's sequence), every later event the journal holds comes first.
    */
-  async subscribe(stream: 'orders' | 'fills' | 'triggers', accountPublicId: string, after?: bigint) {
-    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<OrderEventPayload & FillPayload & TriggerEventPayload>;
+  async subscribe(stream: PrivateStream, accountPublicId: string, after?: bigint) {
+    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<PrivateEvent>;
     if (after === undefined) return live;
     return resumeAfter(live, after, {
       lastEntry: () => this.journal.lastSeq,
@@ -214,12 +216,12 @@ export class TradingEngine {
   }
 
   /** The account's events of one stream in entries after `from` through `through`: a page per read of its entries. */
-  private async *journalPages(stream: 'orders' | 'fills' | 'triggers', accountPublicId: string, from: bigint, through: bigint) {
+  private async *journalPages(stream: PrivateStream, accountPublicId: string, from: bigint, through: bigint) {
     for (let cursor = from; cursor < through; ) {
       const entries = await this.journal.readOf(accountPublicId, cursor, through, RESUME_PAGE_ENTRIES);
-      const page: (OrderEventPayload & FillPayload & TriggerEventPayload)[] = [];
+      const page: PrivateEvent[] = [];
       for (const { seq, ws } of entries) {
-        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e as OrderEventPayload & FillPayload & TriggerEventPayload);
+        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e as PrivateEvent);
       }
       yield page;
       if (entries.length < RESUME_PAGE_ENTRIES) return;
@@ -421,10 +423,11 @@ export class TradingEngine {
     if (ws.isEmpty) return;
     const seq = await this.journal.append(ws, deadline);
     this.projector.enqueue({ seq, ws });
-    const { orders, fills, triggers } = entryEvents(seq, ws, this.symbolOf);
+    const { orders, fills, triggers, balances } = entryEvents(seq, ws, this.symbolOf);
     for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);
     for (const e of fills) this.publications.publish(`${this.deps.topicPrefix}fills:${e.accountPublicId}`, e);
     for (const e of triggers) this.publications.publish(`${this.deps.topicPrefix}triggers:${e.accountPublicId}`, e);
+    for (const e of balances) this.publications.publish(`${this.deps.topicPrefix}balances:${e.accountPublicId}`, e);
   }
 
   /** Inside a job: cancels the account's open orders in `markets` (and `side`); how many. */

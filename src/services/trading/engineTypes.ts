@@ -11,7 +11,7 @@ import type { Publications, SubscriberLimits } from '../publications.ts';
 import type { BalanceRef, LegSpec } from './balances.ts';
 import type { MonotonicIds } from './ids.ts';
 import type { EngineOwner } from './ownership.ts';
-import type { BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
+import type { BalanceEventPayload, BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
 import type { WithdrawHold } from './withdrawals.ts';
 import type { OrderVersion, SwitchRow, TransferRow, TriggerRow } from './writeSet.ts';
 
@@ -115,4 +115,4 @@ export function tradingRef(accountId: bigint, assetId: number): BalanceRef {
 }
 
 /** The engine's streams: what its parts publish once a group is committed. */
-export type EnginePublications = Publications<OrderEventPayload | FillPayload | TriggerEventPayload | PublicTradePayload | BookDeltaPayload>;
+export type EnginePublications = Publications<OrderEventPayload | FillPayload | TriggerEventPayload | BalanceEventPayload | PublicTradePayload | BookDeltaPayload>;

@@ -19,7 +19,7 @@ import {
   type EngineFence,
   type SqlType,
 } from './persist.ts';
-import { WriteSet, type LegRow, type OrderVersion, type TransferRow, type TriggerEventRow } from './writeSet.ts';
+import { WriteSet, type BalanceAfterRow, type LegRow, type OrderVersion, type TransferRow, type TriggerEventRow } from './writeSet.ts';
 
 /**
  * The trading journal (docs/scaling.md): each committed group of the engine's work is one
@@ -46,6 +46,11 @@ const LEG_ROW_COLUMNS: Columns<LegRow> = [
   ['accountId', 'bigint'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['amount', 'numeric'], ['isDebit', 'boolean'],
   ['balanceAfter', 'numeric'], ['transferCode', '"TransferCode"'], ['sourceAccountId', 'bigint'], ['sourceKind', '"TransferSideKind"'],
   ['destinationAccountId', 'bigint'], ['destinationKind', '"TransferSideKind"'],
+];
+
+/** Not a table's columns: only the balance stream reads these. */
+const BALANCE_AFTER_COLUMNS: Columns<BalanceAfterRow> = [
+  ['accountId', 'bigint'], ['accountPublicId', 'text'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['available', 'numeric'], ['held', 'numeric'],
 ];
 
 type Wire = string | number | boolean | null;
@@ -89,6 +94,8 @@ interface EntryWire {
   u?: Wire[][];
   /** Flows moved on; absent in entries written before flow steps were journaled. */
   fu?: Wire[][];
+  /** User balances after the entry's changes (the balance stream); absent in entries written before it. */
+  a?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -108,6 +115,7 @@ export function encodeEntry(ws: WriteSet): string {
     ...(ws.flows.length > 0 ? { f: ws.flows.map((f) => encodeRow(FLOW_COLUMNS, f)) } : {}),
     ...(ws.withdrawStatuses.size > 0 ? { u: [...ws.withdrawStatuses.values()].map((u) => encodeRow(WITHDRAW_STATUS_COLUMNS, u)) } : {}),
     ...(ws.flowUpdates.size > 0 ? { fu: [...ws.flowUpdates.values()].map((u) => encodeRow(FLOW_UPDATE_COLUMNS, u)) } : {}),
+    ...(ws.balancesAfter.size > 0 ? { a: [...ws.balancesAfter.values()].map((b) => encodeRow(BALANCE_AFTER_COLUMNS, b)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -159,15 +167,17 @@ export function decodeEntry(payload: string): WriteSet {
   }
   for (const values of wire.u ?? []) ws.withdrawStatus(decodeRow(WITHDRAW_STATUS_COLUMNS, values));
   for (const values of wire.fu ?? []) ws.flowUpdate(decodeRow(FLOW_UPDATE_COLUMNS, values));
+  for (const values of wire.a ?? []) ws.balanceAfter(decodeRow(BALANCE_AFTER_COLUMNS, values));
   return ws;
 }
 
-/** The accounts with a private stream event in the entry (order versions, fills, trigger events): its rows of TradingJournalAccount. */
+/** The accounts with a private stream event in the entry (order versions, fills, trigger events, balances): its rows of TradingJournalAccount. */
 export function entryAccounts(ws: WriteSet): string[] {
   const out = new Set<string>();
   // A fill's order always has a version in the same entry, so versions name its account.
   for (const v of ws.versions) out.add(v.accountPublicId);
   for (const e of ws.triggerEvents) out.add(e.accountPublicId);
+  for (const b of ws.balancesAfter.values()) out.add(b.accountPublicId);
   return [...out];
 }
 

@@ -69,10 +69,10 @@ export function createOrdersService(deps: OrdersDeps) {
     listTriggerEvents: (...a: Args<typeof getTriggerEvents>) => getTriggerEvents(ctx, ...a),
 
     /**
-     * The caller's order versions or fills, published after commit (GraphQL subscriptions).
+     * The caller's order versions, fills, trigger events or balances, published after commit (GraphQL subscriptions).
      * With `after` (an event's sequence), every later event the journal holds comes first.
      */
-    async subscribe(caller: Caller, stream: 'orders' | 'fills' | 'triggers', subaccountId: string | undefined, after?: bigint) {
+    async subscribe(caller: Caller, stream: 'orders' | 'fills' | 'triggers' | 'balances', subaccountId: string | undefined, after?: bigint) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(deps.db, caller, subaccountId);
       return engine.subscribe(stream, account.publicId, after);

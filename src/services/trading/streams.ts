@@ -1,10 +1,11 @@
 import { setImmediate } from 'node:timers/promises';
 import { Repeater } from '@graphql-yoga/subscription';
 import { invalidArgument } from '../../domain/errors.ts';
+import type { LedgerAccount } from '../../generated/prisma/client.ts';
 import type { OrderVersion, TradeRow, TriggerEventRow, WriteSet } from './writeSet.ts';
 
 /**
- * The private trading streams (order versions, fills): their payloads, the sequence that
+ * The private trading streams (order versions, fills, trigger events, balances): their payloads, the sequence that
  * numbers every event, and resuming a stream after a sequence without a gap or a duplicate.
  *
  * An event's sequence is its journal entry's sequence shifted left by EVENT_BITS, plus the
@@ -38,6 +39,16 @@ export interface TriggerEventPayload {
   sequence: bigint;
 }
 
+/** A balance of the account as an entry left it (E18 amounts). */
+export interface BalanceEventPayload {
+  accountPublicId: string;
+  ledgerAccount: LedgerAccount;
+  assetId: number;
+  available: bigint;
+  held: bigint;
+  sequence: bigint;
+}
+
 /** Changed price levels of one symbol, absolute quantities (0 = level gone), in sequence. */
 export interface BookDeltaPayload {
   symbol: string;
@@ -55,9 +66,17 @@ export interface PublicTradePayload {
   executedAt: Date;
 }
 
-/** The private events of one journal entry: its order versions, then its fills, then its trigger events. */
-export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { orders: OrderEventPayload[]; fills: FillPayload[]; triggers: TriggerEventPayload[] } {
-  if (ws.versions.length + ws.trades.length + ws.triggerEvents.length > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
+/**
+ * The private events of one journal entry: its order versions, then its fills, then its
+ * trigger events, then the balances it changed; numbered in that order, so no two events of
+ * an entry share a sequence, whatever their stream.
+ */
+export function entryEvents(
+  seq: bigint,
+  ws: WriteSet,
+  symbolOf: (symbolId: number) => string,
+): { orders: OrderEventPayload[]; fills: FillPayload[]; triggers: TriggerEventPayload[]; balances: BalanceEventPayload[] } {
+  if (ws.versions.length + ws.trades.length + ws.triggerEvents.length + ws.balancesAfter.size > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
   const base = seq << EVENT_BITS;
   const latest = new Map<bigint, OrderVersion>();
   const orders = ws.versions.map((order, i) => {
@@ -70,7 +89,16 @@ export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: numb
     return { accountPublicId: order.accountPublicId, trade, orderPublicId: order.publicId, symbol: symbolOf(trade.symbolId), sequence: base + BigInt(orders.length + i) };
   });
   const triggers = ws.triggerEvents.map((event, i) => ({ accountPublicId: event.accountPublicId, event, symbol: symbolOf(event.symbolId), sequence: base + BigInt(orders.length + fills.length + i) }));
-  return { orders, fills, triggers };
+  const first = orders.length + fills.length + triggers.length;
+  const balances = [...ws.balancesAfter.values()].map((b, i) => ({
+    accountPublicId: b.accountPublicId,
+    ledgerAccount: b.ledgerAccount,
+    assetId: b.assetId,
+    available: b.available,
+    held: b.held,
+    sequence: base + BigInt(first + i),
+  }));
+  return { orders, fills, triggers, balances };
 }
 
 export interface ReplaySource<T> {
@@ -99,7 +127,7 @@ export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIte
   if (from > source.lastEntry()) throw invalidArgument('after', 'is ahead of the stream', 'max');
   // Entries from + 1 onwards are needed; any of them gone means events may be missing.
   if ((await source.firstEntry()) > from + 1n) {
-    throw invalidArgument('after', 'is older than the journal keeps: read the current state (open orders, fills, triggers), then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
+    throw invalidArgument('after', 'is older than the journal keeps: read the current state (open orders, fills, triggers, balances), then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
   }
   // Starts the live subscription now, before the replay reads the journal.
   let next = live.next();

@@ -181,6 +181,20 @@ export interface BalanceDelta {
 }
 
 /**
+ * A balance as the group left it (after its last change in the group), under its account's
+ * public id: what the balance stream sends. Journaled beside the deltas, which alone are
+ * projected (a delta applies whatever the row held), so a stream event never needs a read.
+ */
+export interface BalanceAfterRow {
+  accountId: bigint;
+  accountPublicId: string;
+  ledgerAccount: LedgerAccount;
+  assetId: number;
+  available: bigint;
+  held: bigint;
+}
+
+/**
  * A dead-man switch after a change (spec 3): armed or refreshed, disabled, or fired.
  * `armedAt` and `lastFiredAtTsNs` are null when the change leaves them as they were.
  */
@@ -321,6 +335,8 @@ export class WriteSet {
   readonly riskLegs: RiskLegRow[] = [];
   readonly transfers: TransferRow[] = [];
   readonly balances = new Map<string, BalanceDelta>();
+  /** Each user balance the group changed, as it left it, in the order first changed. */
+  readonly balancesAfter = new Map<string, BalanceAfterRow>();
   readonly sequences = new Map<number, { lastMatchId: bigint; lastPrioritySeq: bigint; lastBookSeq: bigint }>();
   readonly clientOrderIds: ClientOrderIdRow[] = [];
   /** The latest state of each dead-man switch the group changed. */
@@ -365,6 +381,11 @@ export class WriteSet {
     }
   }
 
+  /** Records a balance's state after a change: a copy, as the engine's keeps changing. */
+  balanceAfter(row: BalanceAfterRow): void {
+    this.balancesAfter.set(`${row.accountId}:${row.ledgerAccount}:${row.assetId}`, { ...row });
+  }
+
   /** Records a trigger's new state: a snapshot, as for orders. */
   trigger(row: TriggerRow): void {
     this.triggers.set(row.id, { ...row });
@@ -404,6 +425,7 @@ export class WriteSet {
     for (const r of later.riskLegs) this.riskLegs.push(r);
     for (const t of later.transfers) this.transfers.push(t);
     for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);
+    for (const b of later.balancesAfter.values()) this.balanceAfter(b);
     for (const [symbolId, s] of later.sequences) this.sequences.set(symbolId, s);
     for (const sw of later.switches.values()) this.switch(sw);
     for (const t of later.triggers.values()) this.triggers.set(t.id, t);
