@@ -285,9 +285,10 @@ export class TradingEngine {
     return this.funds.markWithdrawalSubmitted(intentId);
   }
 
-  /** Expires resting GTD orders whose time has come (run on a timer). */
-  expireDue(): Promise<void> {
-    return this.core.expireDue();
+  /** Expires resting GTD orders, and triggers past their `expireAt`, whose time has come (run on a timer). */
+  async expireDue(): Promise<void> {
+    await this.core.expireDue();
+    await this.triggers.expireDue();
   }
 
   /**
@@ -372,6 +373,14 @@ export class TradingEngine {
    */
   resumeTrigger(accountId: bigint, id: bigint): Promise<TriggerRow> {
     return this.triggers.resumeTrigger(accountId, id);
+  }
+
+  /**
+   * Cancels the account's live triggers (of `market` only, if given) in one job, holds
+   * released; the legs protecting orders too unless `includeAttached` is false.
+   */
+  cancelAllTriggers(accountId: bigint, market: Market | undefined, includeAttached: boolean) {
+    return this.triggers.cancelAllTriggers(accountId, market, includeAttached);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { RateLimiter } from '../rateLimits.ts';
 import { batchCancelOrders } from './commands/batchCancelOrders.ts';
 import { cancelAllAfter } from './commands/cancelAllAfter.ts';
 import { cancelAllOrders } from './commands/cancelAllOrders.ts';
+import { cancelAllTriggers } from './commands/cancelAllTriggers.ts';
 import { cancelOrder } from './commands/cancelOrder.ts';
 import { createOrder } from './commands/createOrder.ts';
 import { cancelTrigger } from './commands/cancelTrigger.ts';
@@ -58,6 +59,7 @@ export function createOrdersService(deps: OrdersDeps) {
     recentTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
     createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
+    cancelAllTriggers: (...a: Args<typeof cancelAllTriggers>) => cancelAllTriggers(ctx, ...a),
     pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
     resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
     getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),

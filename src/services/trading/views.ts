@@ -236,6 +236,7 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
     armedAt: t.armedAt?.toISOString() ?? '',
     completedAt: t.completedAt?.toISOString() ?? '',
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
+    ...(typeof params.expireAtTsNs === 'string' ? { expireAt: formatRfc3339Ns(BigInt(params.expireAtTsNs)) } : {}),
     // A trailing stop's trigger price is its current threshold: absent until it is active.
     // A TWAP has no price condition; a trailing stop's trigger price is its current threshold, absent until active.
     stop: twap || ladder

@@ -64,6 +64,7 @@ export class Ladders {
       terminalAt: null,
     };
     this.s.triggers.set(row.id, { row, owner });
+    this.s.admitted(row);
     if (row.clientTriggerId !== null) this.s.triggerByClientId.set(`${owner.id}:${row.clientTriggerId}`, row.id);
     this.s.triggerEvent(ws, row, 'CREATED', nowNs);
     const children: LadderChild[] = [];
