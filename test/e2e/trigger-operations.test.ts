@@ -254,3 +254,55 @@ describe('the cap on live triggers per account', () => {
     );
   });
 });
+
+describe('a TWAP bounds the adverse move per slice', () => {
+  it('measures each slice from the price as it starts: after the market rose, a slice buys above the first slice’s bound (signed /v1 and GraphQL)', async () => {
+    await withApp(async (app, clock) => {
+      await printTrade(app.url, '30000');
+      const owner = await trader(app.url, { USDC: '100000' });
+      const key = await tradingKey(app.url, owner);
+      const twap = await as(app.url, key).create({ symbol: 'BTC-USDC', qty: '0.2', twap: { side: 'BUY', durationMs: 120_000, intervalMs: 60_000, maxAdverseBps: 100 } });
+      // The first slice: bounded by 30000 + 1% with nothing offered there.
+      await app.app.services.orders.engine.runDueTwaps();
+      expect((await getTrigger(app.url, owner, twap)).state.twap).toMatchObject({ sliceIndex: 1, slicePrice: '30300' });
+      await printTrade(app.url, '31000');
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.5', '31200'))).status).toBe(200);
+      clock.skip(60_000);
+      await app.app.services.orders.engine.runDueTwaps();
+      // The second slice: bounded by 31000 + 1%, so it buys at 31200, above the first bound.
+      const done = (await graphql(app.url, owner, `query T($id: String!) { trigger(triggerId: $id) { status state { cumFilledQty twap { slicePrice } } } }`, { id: twap })).trigger;
+      expect(done).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.2', twap: { slicePrice: '31310' } } });
+    });
+  });
+});
+
+describe('ladder accounting', () => {
+  it('a ladder whose levels fill on placement shows the fills and completes; a replaced level is followed through its replacement (signed /v1 and GraphQL)', async () => {
+    await withApp(async (app) => {
+      await printTrade(app.url, '30000');
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.3', '29000'))).status).toBe(200);
+      const owner = await trader(app.url, { USDC: '100000' });
+      const key = await tradingKey(app.url, owner);
+      // Not post-only, every level at or above the ask: all fill as they are placed.
+      const filled = await as(app.url, key).create({ symbol: 'BTC-USDC', qty: '0.3', ladder: { side: 'BUY', levels: 3, minPrice: '29000', maxPrice: '29200', postOnly: false } });
+      const LADDER = `query T($id: String!) { trigger(triggerId: $id) { status state { cumFilledQty ladder { levelsFilled levelsWithFills levels { orderId done filledQty } } } } }`;
+      expect((await graphql(app.url, owner, LADDER, { id: filled })).trigger).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.3', ladder: { levelsFilled: 3, levelsWithFills: 3 } } });
+      expect(await as(app.url, key).events(filled)).toContain('CHILD_FILLED');
+
+      // A resting two-level ladder; one level is replaced, then both fill.
+      const resting = await as(app.url, key).create({ symbol: 'BTC-USDC', qty: '0.2', ladder: { side: 'BUY', levels: 2, minPrice: '28000', maxPrice: '28100' } });
+      const levels = (await as(app.url, key).trigger(resting)).state.ladder.levels as { orderId: string }[];
+      const replaced = await signed(app.url, key, 'POST', '/v1/orders/replace', { orderId: levels[0]?.orderId, order: gtc('BUY', '0.1', '28050') });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      const after = (await as(app.url, key).trigger(resting)).state.ladder.levels as { orderId: string; done: boolean }[];
+      expect(after.map((l) => l.orderId)).toEqual([replaced.body.orderId, levels[1]?.orderId]);
+      expect((await signed(app.url, key, 'GET', `/v1/orders/${replaced.body.orderId}`)).body.order.origin).toMatchObject({ triggerId: resting });
+      expect((await as(app.url, key).trigger(resting)).status).toBe('RUNNING');
+      const taker = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, taker, ioc('SELL', '0.2', '28000'))).status).toBe(200);
+      expect((await graphql(app.url, owner, LADDER, { id: resting })).trigger).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.2', ladder: { levelsFilled: 2 } } });
+    });
+  });
+});

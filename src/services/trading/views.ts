@@ -279,6 +279,7 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
               const children = (state.children ?? []) as { orderId: string; price: string; qty: string; filledQty: string; done: boolean }[];
               return {
                 levelsWithFills: children.filter((c) => c.filledQty !== '0').length,
+                levelsFilled: children.filter((c) => c.qty === c.filledQty).length,
                 levels: children.map((c) => ({ orderId: c.orderId, price: q9(c.price), qty: formatScaled(BigInt(c.qty), market.baseQuantityScale), filledQty: formatScaled(BigInt(c.filledQty), market.baseQuantityScale), done: c.done })),
               };
             })(),
@@ -291,7 +292,8 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
               plannedSlices: params.plannedSlices as number,
               skippedSlices: state.skippedSlices as number,
               startPrice: q9(params.startPrice),
-              slicePrice: q9(params.slicePrice),
+              // The bound of the last slice run (each measured from the price as it started), or of the first before it runs.
+              slicePrice: q9(state.slicePrice ?? params.slicePrice),
               nextSliceAtTsNs: t.terminalAt ? '' : String(state.nextSliceAtTsNs),
             },
           }

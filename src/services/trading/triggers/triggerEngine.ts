@@ -66,6 +66,7 @@ export class TriggerEngine implements OrderEffects {
   accepted(ws: WriteSet, order: Parameters<OrderEffects['accepted']>[1]): Accepted['legTriggers'] {
     const { account, market, row, riskLegs, replacesOrderId, now, nowNs } = order;
     if (replacesOrderId !== undefined) this.legs.carry(ws, replacesOrderId, row, now);
+    if (replacesOrderId !== undefined && row.originTriggerId !== null) this.ladders.childReplaced(ws, replacesOrderId, row, now);
     const legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> = {};
     for (const leg of riskLegs) {
       const trigger = this.legs.create(ws, account, market, row, leg, now, nowNs);

@@ -59,9 +59,9 @@ type LadderLevelShape = { orderId: string; price: string; qty: string; filledQty
 const LadderLevel = builder.objectRef<LadderLevelShape>('LadderLevel').implement({
   fields: (t) => ({ orderId: t.exposeString('orderId'), price: t.exposeString('price'), qty: t.exposeString('qty'), filledQty: t.exposeString('filledQty'), done: t.exposeBoolean('done') }),
 });
-type LadderStateShape = { levelsWithFills: number; levels: LadderLevelShape[] };
+type LadderStateShape = { levelsWithFills: number; levelsFilled: number; levels: LadderLevelShape[] };
 const LadderState = builder.objectRef<LadderStateShape>('LadderState').implement({
-  fields: (t) => ({ levelsWithFills: t.exposeInt('levelsWithFills'), levels: t.field({ type: [LadderLevel], resolve: (l) => l.levels }) }),
+  fields: (t) => ({ levelsWithFills: t.exposeInt('levelsWithFills'), levelsFilled: t.exposeInt('levelsFilled', { description: 'Levels filled in full' }), levels: t.field({ type: [LadderLevel], resolve: (l) => l.levels }) }),
 });
 type LadderBlockShape = { side: string; levels: number; minPrice: string; maxPrice: string; distribution: string; postOnly: boolean };
 const LadderBlock = builder.objectRef<LadderBlockShape>('LadderBlock').implement({
