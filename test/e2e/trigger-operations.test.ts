@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, newKeyPair, signed, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
+import { sseSubscription } from '../helpers/streams.ts';
 import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
 
 /**
@@ -303,6 +304,41 @@ describe('ladder accounting', () => {
       const taker = await trader(app.url, { BTC: '1' });
       expect((await placeOrder(app.url, taker, ioc('SELL', '0.2', '28000'))).status).toBe(200);
       expect((await graphql(app.url, owner, LADDER, { id: resting })).trigger).toMatchObject({ status: 'COMPLETED', state: { cumFilledQty: '0.2', ladder: { levelsFilled: 2 } } });
+    });
+  });
+});
+
+describe('order events on streams carry their origin', () => {
+  it('a leg’s child on the GraphQL orderUpdates stream (SSE) names its trigger and the order it protects, as REST does', async () => {
+    await withApp(async (app) => {
+      await printTrade(app.url, '30000');
+      const seller = await trader(app.url, { BTC: '1' });
+      expect((await placeOrder(app.url, seller, gtc('SELL', '0.1', '30000'))).status).toBe(200);
+      const owner = await trader(app.url, { USDC: '100000' });
+      const stream = await sseSubscription(app.url, `subscription { orderUpdates { orderId status origin { scope triggerId parentOrderId } } }`, owner.auth);
+      expect(stream.state.status).toBe(200);
+      try {
+        const parent = await placeOrder(app.url, owner, gtc('BUY', '0.1', '30000', { attachedRisk: { stopLoss: { triggerPrice: '29000', child: { marketIoc: {} } } } }));
+        expect(parent.status, JSON.stringify(parent.body)).toBe(200);
+        // A bid for the stop's child, then a trade through the stop.
+        const bidder = await trader(app.url, { USDC: '100000' });
+        expect((await placeOrder(app.url, bidder, gtc('BUY', '0.1', '28500'))).status).toBe(200);
+        await printTrade(app.url, '28900');
+        const leg = parent.body.stopLossTriggerId as string;
+        expect((await getTrigger(app.url, owner, leg)).status).toBe('COMPLETED');
+        const events = async () => {
+          for (let i = 0; i < 100 && !stream.state.text.includes(leg); i++) await new Promise((r) => setTimeout(r, 50));
+          return stream.state.text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)).data.orderUpdates as { orderId: string; origin: Record<string, string> });
+        };
+        const child = (await events()).find((o) => o.origin.triggerId === leg);
+        expect(child?.origin).toEqual({ scope: 'TRIGGER', triggerId: leg, parentOrderId: parent.body.orderId });
+        const rest = (await api(app.url, 'GET', `/v1/orders/${child?.orderId}`, undefined, owner.auth)).body.order;
+        expect(rest.origin).toMatchObject({ triggerId: leg, parentOrderId: parent.body.orderId });
+        // The parent's own events stay DIRECT.
+        expect((await events()).filter((o) => o.orderId === parent.body.orderId).every((o) => o.origin.scope === 'DIRECT' && o.origin.triggerId === '')).toBe(true);
+      } finally {
+        await stream.abort();
+      }
     });
   });
 });

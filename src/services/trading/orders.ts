@@ -25,6 +25,7 @@ import { getUserTrades } from './queries/getUserTrades.ts';
 import { getTrigger } from './queries/getTrigger.ts';
 import { getTriggerEvents } from './queries/getTriggerEvents.ts';
 import { getTriggers } from './queries/getTriggers.ts';
+import { streamOrigins } from './queries/streamOrigins.ts';
 
 export { CLIENT_ORDER_ID_RETENTION_MS } from './engine.ts';
 
@@ -60,6 +61,8 @@ export function createOrdersService(deps: OrdersDeps) {
     createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
     cancelAllTriggers: (...a: Args<typeof cancelAllTriggers>) => cancelAllTriggers(ctx, ...a),
+    /** An order event of the `orders` stream with its origin's public ids (as REST's orders). */
+    withOrigin: streamOrigins(ctx),
     pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
     resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
     getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),
