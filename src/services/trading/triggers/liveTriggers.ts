@@ -1,5 +1,5 @@
 import { ApiError } from '../../../domain/errors.ts';
-import { TriggerBook } from '../../../domain/triggers/index.ts';
+import { TriggerBook, type TrailingParams, type TrailingState } from '../../../domain/triggers/index.ts';
 import type { Clock } from '../../../infra/clock.ts';
 import type { Market, MarketCatalog } from '../../markets.ts';
 import type { BalanceBook } from '../balances.ts';
@@ -7,7 +7,7 @@ import type { TradingCore } from '../core/tradingCore.ts';
 import { tradingRef, type EndedIdsRead, type EngineIds, type Owner } from '../engineTypes.ts';
 import { ExpiryIndex } from '../expiries.ts';
 import type { CreateOrderInput, ValidatedOrder } from '../orderInput.ts';
-import { childProtection } from '../triggerRules.ts';
+import { childProtection, trailingParamsOf, trailingStateOf, type TrailingStateJson } from '../triggerRules.ts';
 import type { TriggerEventRow, TriggerRow, WriteSet } from '../writeSet.ts';
 
 /** A trigger not yet terminal, with its owner. */
@@ -73,6 +73,11 @@ export class LiveTriggers {
   readonly priceMoved = new Set<number>();
   /** Live triggers with an `expireAt`, by it (epoch ns): the sweep costs the due ones, not a scan. */
   expiries = new ExpiryIndex<bigint>();
+  /**
+   * Trailing stops' parameters and state as typed values, read from their row once per
+   * version: a trade costs each of its symbol's trailing stops arithmetic, not JSON.
+   */
+  readonly trailingMemo = new Map<bigint, { version: number; params: TrailingParams; state: TrailingState }>();
   /** Per account, its live standalone triggers (legs not counted): what the cap checks. */
   standaloneLive = new Map<bigint, number>();
 
@@ -141,6 +146,16 @@ export class LiveTriggers {
     });
   }
 
+  /** A trailing stop's typed parameters and state, parsed again only when its row changed elsewhere (a new version). */
+  trailingOf(row: TriggerRow, tickSize: bigint): { version: number; params: TrailingParams; state: TrailingState } {
+    let memo = this.trailingMemo.get(row.id);
+    if (memo?.version !== row.version) {
+      memo = { version: row.version, params: trailingParamsOf(row, tickSize), state: trailingStateOf(JSON.parse(row.state) as Partial<TrailingStateJson>) };
+      this.trailingMemo.set(row.id, memo);
+    }
+    return memo;
+  }
+
   /** A standalone trigger became live: counted for its account's cap, indexed by its expiry. */
   admitted(row: TriggerRow): void {
     this.standaloneLive.set(row.accountId, (this.standaloneLive.get(row.accountId) ?? 0) + 1);
@@ -155,6 +170,7 @@ export class LiveTriggers {
     const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : end.status === 'EXPIRED' ? 'EXPIRED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
+    this.trailingMemo.delete(row.id);
     if (row.parentOrderId === null) this.forgetStandalone(row);
     if (row.clientTriggerId !== null) {
       const key = `${row.accountId}:${row.clientTriggerId}`;
@@ -227,6 +243,7 @@ export class LiveTriggers {
     this.lastPrice = loaded.lastPrice;
     this.priceMoved.clear();
     this.expiries = new ExpiryIndex<bigint>();
+    this.trailingMemo.clear();
     this.standaloneLive = new Map();
     for (const { row } of triggers.values()) if (row.parentOrderId === null) this.admitted(row);
   }

@@ -12,13 +12,10 @@ import {
   childOrderOf,
   failureOf,
   noReferencePrice,
-  trailingParamsOf,
   trailingStateJson,
-  trailingStateOf,
   triggerNotPausable,
   unfilledReason,
   wouldFireAtOnce,
-  type TrailingStateJson,
   type TriggerSpec,
 } from '../triggerRules.ts';
 import type { OrderRow, TriggerRow, WriteSet } from '../writeSet.ts';
@@ -322,18 +319,20 @@ export class TriggerEngine implements OrderEffects {
     const ids = this.s.trailing.get(symbolId);
     if (!ids || ids.size === 0) return;
     const tickSize = (this.deps.markets.marketById(symbolId) as Market).tickSize;
-    for (const id of [...ids]) {
+    // Deleting from a Set while iterating it is safe: a firing (and the OCO siblings it ends) only deletes.
+    for (const id of ids) {
       const live = this.s.triggers.get(id);
       if (!live) continue;
       const { row } = live;
-      const before = JSON.parse(row.state) as Partial<TrailingStateJson>;
-      const params = trailingParamsOf(row, tickSize);
-      const { state, fire } = onTrailingPrice(params, trailingStateOf(before), price);
-      const json = trailingStateJson(state);
-      if (json !== row.state) {
+      const memo = this.s.trailingOf(row, tickSize);
+      const before = memo.state;
+      const { state, fire } = onTrailingPrice(memo.params, before, price);
+      // Only a changed state is serialized and written.
+      if (state.active !== before.active || state.extreme !== before.extreme || state.threshold !== before.threshold) {
         const { now, nowNs } = jobTime(this.deps.clock);
         const activated = !before.active && state.active;
-        Object.assign(row, { state: json, triggerPrice: state.threshold ?? 0n, updatedAt: now, version: row.version + 1 });
+        Object.assign(row, { state: trailingStateJson(state), triggerPrice: state.threshold ?? 0n, updatedAt: now, version: row.version + 1 });
+        Object.assign(memo, { state, version: row.version });
         ws.trigger(row);
         if (activated) this.s.triggerEvent(ws, row, 'THRESHOLD_UPDATED', nowNs);
       }
