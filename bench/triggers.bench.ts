@@ -17,7 +17,7 @@ const CONCURRENCY = 32;
  * symbol's price-sorted lists, so resting triggers should cost next to nothing.
  */
 export async function run(): Promise<string> {
-  const server = await startTestApp({ env: { LOG_LEVEL: 'silent' } });
+  const server = await startTestApp({ env: { LOG_LEVEL: 'silent', MAX_LIVE_TRIGGERS_PER_ACCOUNT: String(TRIGGERS) } });
   const pool = new Pool(server.url, { connections: CONCURRENCY });
   try {
     const buyer = await trader(server.url, { USDC: '100000000' });
@@ -51,7 +51,7 @@ export async function run(): Promise<string> {
     const ids: bigint[] = [];
     for (let i = 0; i < TRIGGERS; i += 1000) {
       const batch = Array.from({ length: Math.min(1000, TRIGGERS - i) }, (_, k) => {
-        const spec = validateTrigger({ trigger: { symbol: 'BTC-USDC', qty: '0.001', stopLoss: { side: 'SELL', triggerPrice: String(10_000 + ((i + k) % 10_000)), child: { marketIoc: {} } } } }, market);
+        const spec = validateTrigger({ trigger: { symbol: 'BTC-USDC', qty: '0.001', stopLoss: { side: 'SELL', triggerPrice: String(10_000 + ((i + k) % 10_000)), child: { marketIoc: {} } } } }, market, BigInt(Date.now()) * 1_000_000n);
         return services.orders.engine.createTrigger({ id: account.id, publicId: account.publicId }, market, spec);
       });
       for (const r of await Promise.all(batch)) ids.push(r.row.id);

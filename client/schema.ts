@@ -610,6 +610,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/triggers/cancel-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the live triggers of the account, of one symbol if given, in one job; holds released. includeAttached (default true) takes the legs protecting orders too */
+        post: operations["cancelAllTriggers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/triggers/pause": {
         parameters: {
             query?: never;
@@ -3490,6 +3507,8 @@ export interface operations {
                         /** @enum {string} */
                         selfTradePreventionMode?: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
                         clientTriggerId?: string;
+                        /** @description RFC 3339 with an offset, 1 second to 30 days ahead: a stop-loss, take-profit or trailing stop not fired by then ends EXPIRED */
+                        expireAt?: string;
                         stopLoss?: {
                             /** @enum {string} */
                             side: "BUY" | "SELL";
@@ -3632,6 +3651,45 @@ export interface operations {
                     qty?: string;
                     trailingDistanceTicks?: string;
                     trailingDistanceBps?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidArgument"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["PermissionDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelAllTriggers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    subaccountId?: string;
+                    symbol?: string;
+                    includeAttached?: boolean;
                 };
             };
         };

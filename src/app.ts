@@ -78,6 +78,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     projectionDelayMs: config.projectionDelayMs,
     commitDeadlineMs: config.commitDeadlineMs,
     chainBlockMs: config.chainBlockMs,
+    maxLiveTriggersPerAccount: config.maxLiveTriggersPerAccount,
     subscriberLimits: config.streams.subscriber,
     onProjectionLag: (seconds) => metrics.projectionLag(seconds),
     ...(options.onEngineLockLost ? { onEngineLockLost: options.onEngineLockLost } : {}),

@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   PROJECTION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   COMMIT_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
   CHAIN_BLOCK_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  MAX_LIVE_TRIGGERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(200),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   TERMS_VERSION: z.string().min(1).max(64).default('2026-11-01'),
   SIGN_IN_DOMAIN: z.string().min(1).default('spot.example'),
@@ -119,6 +120,8 @@ export interface Config {
   commitDeadlineMs: number;
   /** The simulated chain's block interval: deposits gain one confirmation per block. */
   chainBlockMs: number;
+  /** Live standalone triggers per trading account (docs/scaling.md). */
+  maxLiveTriggersPerAccount: number;
   streams: {
     subscriber: SubscriberLimits;
     connections: StreamLimits;
@@ -167,6 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     projectionDelayMs: e.PROJECTION_DELAY_MS,
     commitDeadlineMs: e.COMMIT_DEADLINE_MS,
     chainBlockMs: e.CHAIN_BLOCK_MS,
+    maxLiveTriggersPerAccount: e.MAX_LIVE_TRIGGERS_PER_ACCOUNT,
     streams: {
       subscriber: { maxPendingEvents: e.SUBSCRIBER_MAX_PENDING_EVENTS, maxPendingBytes: e.SUBSCRIBER_MAX_PENDING_BYTES },
       connections: {

@@ -52,6 +52,8 @@ export interface ServiceDeps {
   chain?: ChainAdapter;
   /** See Config.chainBlockMs. */
   chainBlockMs?: number;
+  /** See Config.maxLiveTriggersPerAccount. */
+  maxLiveTriggersPerAccount?: number;
   /** Told each trading journal entry's projection lag, in seconds (metrics). */
   onProjectionLag?: (seconds: number) => void;
   /** See Config.commitDeadlineMs. */
@@ -91,7 +93,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, chainBlockMs: deps.chainBlockMs ?? 1_000, ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, chainBlockMs: deps.chainBlockMs ?? 1_000, ...(deps.maxLiveTriggersPerAccount !== undefined ? { maxLiveTriggersPerAccount: deps.maxLiveTriggersPerAccount } : {}), ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
   engine = orders.engine;
   await engine.start();
   const ledger = createLedgerService({

@@ -26,18 +26,18 @@ export function sliceQty(total: bigint, planned: number, remaining: bigint, slic
 }
 
 /**
- * The price every slice is bounded by: the limit price if given, and no further than the
- * maximum adverse move from the price when the TWAP started; on the tick grid, never
- * beyond either bound.
+ * The price one slice is bounded by: the limit price if given, and no further than the
+ * maximum adverse move from `reference`, the price when that slice starts (the spec's
+ * "max adverse movement per slice"); on the tick grid, never beyond either bound.
  */
-export function slicePrice(side: 'BUY' | 'SELL', start: bigint, limit: bigint | null, adverse: { bps: number } | { ticks: bigint } | null, tickSize: bigint): bigint {
-  const delta = adverse === null ? null : 'bps' in adverse ? (start * BigInt(adverse.bps)) / 10_000n : adverse.ticks * tickSize;
+export function slicePrice(side: 'BUY' | 'SELL', reference: bigint, limit: bigint | null, adverse: { bps: number } | { ticks: bigint } | null, tickSize: bigint): bigint {
+  const delta = adverse === null ? null : 'bps' in adverse ? (reference * BigInt(adverse.bps)) / 10_000n : adverse.ticks * tickSize;
   if (side === 'BUY') {
-    let p = delta === null ? (limit as bigint) : start + delta;
+    let p = delta === null ? (limit as bigint) : reference + delta;
     if (limit !== null && limit < p) p = limit;
     return p - (p % tickSize);
   }
-  let p = delta === null ? (limit as bigint) : start - delta;
+  let p = delta === null ? (limit as bigint) : reference - delta;
   if (limit !== null && limit > p) p = limit;
   const up = p % tickSize === 0n ? p : p + tickSize - (p % tickSize);
   return up > 0n ? up : tickSize;

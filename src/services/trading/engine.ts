@@ -301,9 +301,10 @@ export class TradingEngine {
     return this.funds.markWithdrawalSubmitted(intentId, flow);
   }
 
-  /** Expires resting GTD orders whose time has come (run on a timer). */
-  expireDue(): Promise<void> {
-    return this.core.expireDue();
+  /** Expires resting GTD orders, and triggers past their `expireAt`, whose time has come (run on a timer). */
+  async expireDue(): Promise<void> {
+    await this.core.expireDue();
+    await this.triggers.expireDue();
   }
 
   /**
@@ -401,6 +402,14 @@ export class TradingEngine {
   /** Replaces an order's attached legs (open, or ended with a fill: its position) in one job. */
   setAttachedRisk(owner: Owner, market: Market, orderId: bigint, ended: LegParent | null, legs: ValidatedOrder['riskLegs']): Promise<Accepted['legTriggers']> {
     return this.triggers.setAttachedRisk(owner, market, orderId, ended, legs);
+  }
+
+  /**
+   * Cancels the account's live triggers (of `market` only, if given) in one job, holds
+   * released; the legs protecting orders too unless `includeAttached` is false.
+   */
+  cancelAllTriggers(accountId: bigint, market: Market | undefined, includeAttached: boolean) {
+    return this.triggers.cancelAllTriggers(accountId, market, includeAttached);
   }
 
   /**

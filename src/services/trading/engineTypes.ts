@@ -20,6 +20,11 @@ export const CLIENT_ORDER_ID_RETENTION_MS = 24 * 3600 * 1000;
 export const JOURNAL_RETENTION_MS = 24 * 3600 * 1000;
 /** Open orders one trading account (root or subaccount) may keep: the spec's largest open-orders page, so one read lists them all. */
 export const MAX_OPEN_ORDERS_PER_ACCOUNT = 1000;
+/**
+ * Live standalone triggers one trading account may keep by default (docs/scaling.md);
+ * attached legs are not counted, being bounded by the open orders they protect.
+ */
+export const MAX_LIVE_TRIGGERS_PER_ACCOUNT = 200;
 /** Journal entries a resume reads and decodes at once before it lets other work run (docs/scaling.md). */
 export const RESUME_PAGE_ENTRIES = 100;
 
@@ -93,6 +98,8 @@ export interface EngineDeps {
   commitDeadlineMs?: number;
   /** The chain's block interval: how long a credited deposit stays locked (depositLocks.ts); 1 s unless told. */
   chainBlockMs?: number;
+  /** Live standalone triggers per trading account; `MAX_LIVE_TRIGGERS_PER_ACCOUNT` by default. */
+  maxLiveTriggersPerAccount?: number;
 }
 
 /** The id sequences the parts take from; recovery sets them from the tables on every rebuild. */

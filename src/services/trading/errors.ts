@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, invalidArgument } from '../../domain/errors.ts';
 
 /** The trading errors more than one command or the engine raise. */
 export function duplicateClientOrderId(): ApiError {
@@ -13,6 +13,10 @@ export function insufficientBalance(fieldPath: string): ApiError {
     code: 'INSUFFICIENT_BALANCE',
     violations: [{ fieldPath, message: 'exceeds what the available balance can pay', ruleId: 'balance' }],
   });
+}
+
+export function tooManyTriggers(cap: number): ApiError {
+  return invalidArgument('trigger', `an account keeps at most ${cap} live standalone triggers: cancel some first`, 'max-live-triggers', 'TOO_MANY_TRIGGERS');
 }
 
 export function orderNotFound(detail: string): ApiError {

@@ -24,6 +24,11 @@ export class ExpiryIndex<K> {
     this.compactIfStale();
   }
 
+  /** The key's expiry, if indexed. */
+  at(key: K): bigint | undefined {
+    return this.current.get(key);
+  }
+
   delete(key: K): void {
     if (this.current.delete(key)) this.compactIfStale();
   }

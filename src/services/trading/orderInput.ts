@@ -12,8 +12,9 @@ import type { RiskLegRow } from './writeSet.ts';
  * before the book or balances are consulted.
  */
 
-const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
-const MIN_EXPIRY_NS = 1_000_000_000n;
+/** A GTD expiry's bounds after validation time (spec 4.5); a trigger's expiry shares them. */
+export const MAX_EXPIRY_NS = 30n * 24n * 3600n * 1_000_000_000n;
+export const MIN_EXPIRY_NS = 1_000_000_000n;
 
 export interface CreateOrderInput {
   subaccountId?: string;

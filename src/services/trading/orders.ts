@@ -5,6 +5,7 @@ import type { RateLimiter } from '../rateLimits.ts';
 import { batchCancelOrders } from './commands/batchCancelOrders.ts';
 import { cancelAllAfter } from './commands/cancelAllAfter.ts';
 import { cancelAllOrders } from './commands/cancelAllOrders.ts';
+import { cancelAllTriggers } from './commands/cancelAllTriggers.ts';
 import { cancelOrder } from './commands/cancelOrder.ts';
 import { createOrder } from './commands/createOrder.ts';
 import { cancelTrigger } from './commands/cancelTrigger.ts';
@@ -26,6 +27,7 @@ import { getUserTrades } from './queries/getUserTrades.ts';
 import { getTrigger } from './queries/getTrigger.ts';
 import { getTriggerEvents } from './queries/getTriggerEvents.ts';
 import { getTriggers } from './queries/getTriggers.ts';
+import { streamOrigins } from './queries/streamOrigins.ts';
 
 export { CLIENT_ORDER_ID_RETENTION_MS } from './engine.ts';
 
@@ -60,6 +62,9 @@ export function createOrdersService(deps: OrdersDeps) {
     recentTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
     createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
+    cancelAllTriggers: (...a: Args<typeof cancelAllTriggers>) => cancelAllTriggers(ctx, ...a),
+    /** An order event of the `orders` stream with its origin's public ids (as REST's orders). */
+    withOrigin: streamOrigins(ctx),
     pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
     resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
     modifyTrigger: (...a: Args<typeof modifyTrigger>) => modifyTrigger(ctx, ...a),

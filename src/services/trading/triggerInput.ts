@@ -2,7 +2,9 @@ import { directionOf, ladderLevels, trailingDistanceOf, type Distribution } from
 import { ApiError, invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
+import { parseRfc3339Ns } from '../../domain/time.ts';
 import type { Market } from '../markets.ts';
+import { MAX_EXPIRY_NS, MIN_EXPIRY_NS } from './orderInput.ts';
 import type { TriggerSpec } from './triggerRules.ts';
 
 type Child = { marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number }; limit?: { price: string; postOnly?: boolean } };
@@ -20,6 +22,8 @@ export interface CreateTriggerInput {
     feeAsset?: 'QUOTE' | 'BASE';
     selfTradePreventionMode?: 'EXPIRE_MAKER' | 'EXPIRE_TAKER' | 'EXPIRE_BOTH' | 'DECREMENT';
     clientTriggerId?: string;
+    /** RFC 3339 with an offset: a price trigger not fired by then ends EXPIRED (as a GTD order's `expireAt`). */
+    expireAt?: string;
     stopLoss?: StopBlock;
     takeProfit?: StopBlock;
     trailingStop?: TrailingBlock;
@@ -34,7 +38,20 @@ export const CLIENT_TRIGGER_ID = { maxLength: 64, pattern: /^[\x21-\x7e]+$/ } as
 const BLOCKS = ['stopLoss', 'takeProfit', 'trailingStop', 'twap', 'ladder'] as const;
 
 /** Checks a trigger's body against its market: exactly one strategy block, prices on the tick, quantity in lots. */
-export function validateTrigger(input: CreateTriggerInput, market: Market): TriggerSpec {
+export function validateTrigger(input: CreateTriggerInput, market: Market, nowNs: bigint): TriggerSpec {
+  const spec = validateBlocks(input, market);
+  const at = input.trigger.expireAt;
+  if (at === undefined) return spec;
+  // A TWAP ends with its duration and a ladder rests GTC levels: only a price trigger waits open-ended.
+  if (spec.block === 'twap' || spec.block === 'ladder') throw invalidArgument('trigger.expireAt', 'applies to stop-loss, take-profit and trailing-stop triggers only', 'expiry-kind');
+  const expireAtNs = typeof at === 'string' ? parseRfc3339Ns(at) : null;
+  if (expireAtNs === null) throw invalidArgument('trigger.expireAt', 'must be an RFC 3339 date-time with an offset', 'rfc3339');
+  if (expireAtNs < nowNs + MIN_EXPIRY_NS || expireAtNs > nowNs + MAX_EXPIRY_NS) throw invalidArgument('trigger.expireAt', 'must be 1 second to 30 days after now', 'expiry-range');
+  // Kept with the submitted parameters: a repeated clientTriggerId with another expiry is another trigger.
+  return { ...spec, row: { ...spec.row, params: JSON.stringify({ ...JSON.parse(spec.row.params), expireAtTsNs: expireAtNs.toString() }) } };
+}
+
+function validateBlocks(input: CreateTriggerInput, market: Market): TriggerSpec {
   const t = input.trigger;
   const given = BLOCKS.filter((b) => t[b] !== undefined);
   if (given.length !== 1) throw invalidArgument('trigger', `exactly one of ${BLOCKS.join(', ')} is required`, 'one-of');

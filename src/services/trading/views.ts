@@ -237,6 +237,7 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
     armedAt: t.armedAt?.toISOString() ?? '',
     completedAt: t.completedAt?.toISOString() ?? '',
     acceptedAtTsNs: t.acceptedAtTsNs.toString(),
+    ...(typeof params.expireAtTsNs === 'string' ? { expireAt: formatRfc3339Ns(BigInt(params.expireAtTsNs)) } : {}),
     // A trailing stop's trigger price is its current threshold: absent until it is active.
     // A TWAP has no price condition; a trailing stop's trigger price is its current threshold, absent until active.
     stop: twap || ladder
@@ -279,6 +280,7 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
               const children = (state.children ?? []) as { orderId: string; price: string; qty: string; filledQty: string; done: boolean }[];
               return {
                 levelsWithFills: children.filter((c) => c.filledQty !== '0').length,
+                levelsFilled: children.filter((c) => c.qty === c.filledQty).length,
                 levels: children.map((c) => ({ orderId: c.orderId, price: q9(c.price), qty: formatScaled(BigInt(c.qty), market.baseQuantityScale), filledQty: formatScaled(BigInt(c.filledQty), market.baseQuantityScale), done: c.done })),
               };
             })(),
@@ -291,7 +293,8 @@ export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string 
               plannedSlices: params.plannedSlices as number,
               skippedSlices: state.skippedSlices as number,
               startPrice: q9(params.startPrice),
-              slicePrice: q9(params.slicePrice),
+              // The bound of the last slice run (each measured from the price as it started), or of the first before it runs.
+              slicePrice: q9(state.slicePrice ?? params.slicePrice),
               nextSliceAtTsNs: t.terminalAt ? '' : String(state.nextSliceAtTsNs),
             },
           }

@@ -10,7 +10,7 @@ export async function createTrigger(ctx: TradingContext, caller: Caller, input: 
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   await ctx.limiter.admit('trading.place', { caller, account });
   const market = marketOf(ctx, input.trigger.symbol, 'trigger.symbol');
-  const spec = validateTrigger(input, market);
+  const spec = validateTrigger(input, market, ctx.clock.nowNs());
   if (spec.clientTriggerId === null) {
     const { row, existing } = await ctx.engine.createTrigger(account, market, spec);
     return { trigger: row, existing, market };

@@ -14,7 +14,7 @@ import { OpenOrders } from '../openOrders.ts';
 import type { CreateOrderInput, ValidatedOrder } from '../orderInput.ts';
 import type { Sequencer } from '../sequencer.ts';
 import type { BookDeltaPayload, PublicTradePayload } from '../streams.ts';
-import type { OrderRow, OrderVersion, TradeRow, WriteSet } from '../writeSet.ts';
+import type { OrderRow, OrderVersion, TradeRow, TriggerRow, WriteSet } from '../writeSet.ts';
 import { ClientOrderIds } from './clientOrderIds.ts';
 import { CANCEL_REASONS, checkMinimumSize, newOrderRow, protectionPrice, refusePostOnlyTaker, type BookLevels, type CheckedPlacement, type CloseInfo, type PlaceContext } from './placement.ts';
 
@@ -160,7 +160,9 @@ export class TradingCore {
       if (v.qty <= inheritedCumQty) throw invalidArgument('order.baseQty', 'must exceed the quantity the lineage has already filled', 'above-filled');
       checkMinimumSize(market, v.price, v.qty - inheritedCumQty, 'order.baseQty');
       const lineage = { lineageId: live.lineageId, generation: live.generation + 1, inheritedCumQty, inheritedNotionalQ9: live.inheritedNotionalQ9 + live.cumNotionalQ9, replacesOrderId: live.id };
-      const placement: PlaceContext = { account, market, v, input: { order }, now, nowNs, lineage };
+      // A trigger's child (a ladder's level) stays its child across generations: the trigger follows it.
+      const origin = live.originTriggerId !== null ? { origin: { triggerId: live.originTriggerId, triggerType: live.originTriggerType as TriggerRow['triggerType'], childSeq: live.childSeq } } : {};
+      const placement: PlaceContext = { account, market, v, input: { order }, now, nowNs, lineage, ...origin };
       // The old order rests on the replacement's own side, so removing it changes none of these checks.
       const checked = this.checkPlace(placement);
       const { holdRef: ref, hold } = checked;

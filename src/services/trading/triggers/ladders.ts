@@ -64,16 +64,20 @@ export class Ladders {
       terminalAt: null,
     };
     this.s.triggers.set(row.id, { row, owner });
+    this.s.admitted(row);
     if (row.clientTriggerId !== null) this.s.triggerByClientId.set(`${owner.id}:${row.clientTriggerId}`, row.id);
     this.s.triggerEvent(ws, row, 'CREATED', nowNs);
     const children: LadderChild[] = [];
     for (const [i, c] of checked.entries()) {
       const { row: child } = this.deps.core.placeOrderRow(ws, { account: owner, market, v: c.v, input: { order: c.order }, now, nowNs, origin: { triggerId: row.id, triggerType: 'LADDER', childSeq: i + 1 } }, c.checked);
-      children.push({ id: child.id.toString(), orderId: child.publicId, price: (levels[i] as { price: bigint }).price.toString(), qty: (levels[i] as { qty: bigint }).qty.toString(), filledQty: '0', done: false });
+      // A level that is not post-only may fill as it is placed: its progress counts from there.
+      children.push({ id: child.id.toString(), orderId: child.publicId, price: (levels[i] as { price: bigint }).price.toString(), qty: (levels[i] as { qty: bigint }).qty.toString(), filledQty: child.cumQty.toString(), done: !child.isOpen });
       this.s.triggerEvent(ws, row, 'CHILD_PLACED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: i + 1 });
+      if (child.cumQty > 0n) this.s.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: i + 1 });
     }
-    Object.assign(row, { state: JSON.stringify({ children }), lastChildSeq: children.length });
-    ws.trigger(row);
+    Object.assign(row, { state: JSON.stringify({ children }), lastChildSeq: children.length, cumFilledQty: children.reduce((a, c) => a + BigInt(c.filledQty), 0n) });
+    if (children.every((c) => c.done)) this.s.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+    else ws.trigger(row);
     return { row: { ...row }, existing: false };
   }
 
@@ -84,13 +88,32 @@ export class Ladders {
     const { row } = live;
     const state = JSON.parse(row.state) as { children?: LadderChild[] };
     const mine = state.children?.find((c) => c.id === child.id.toString());
-    if (!mine) return;
-    mine.filledQty = child.cumQty.toString();
+    // A replaced level is followed through its replacement (`childReplaced`), not ended.
+    if (!mine || child.closeReason === 'REPLACED') return;
+    // A replacement's fill counts its predecessors'; a modify may have changed the level's size.
+    mine.filledQty = (child.inheritedCumQty + child.cumQty).toString();
+    mine.qty = child.origQty.toString();
     mine.done = !child.isOpen;
     const children = state.children as LadderChild[];
     Object.assign(row, { state: JSON.stringify(state), cumFilledQty: children.reduce((a, c) => a + BigInt(c.filledQty), 0n), updatedAt: now, version: row.version + 1 });
     if (!mine.done && child.cumQty > 0n) this.s.triggerEvent(ws, row, 'CHILD_FILLED', nowNs, { childOrderId: child.id, childOrderPublicId: child.publicId, childSeq: child.childSeq });
     if (children.every((c) => c.done)) return this.s.endTrigger(ws, row, { status: 'COMPLETED' }, now, nowNs);
+    ws.trigger(row);
+  }
+
+  /**
+   * A level was replaced (a new order of its lineage, which carries the ladder as its
+   * origin): the ladder follows the replacement in its place, with what the lineage filled.
+   */
+  childReplaced(ws: WriteSet, oldId: bigint, replacement: OrderRow, now: Date): void {
+    const live = this.s.triggers.get(replacement.originTriggerId as bigint);
+    if (!live || live.row.triggerType !== 'LADDER') return;
+    const { row } = live;
+    const state = JSON.parse(row.state) as { children?: LadderChild[] };
+    const mine = state.children?.find((c) => c.id === oldId.toString());
+    if (!mine) return;
+    Object.assign(mine, { id: replacement.id.toString(), orderId: replacement.publicId, price: replacement.price.toString(), qty: replacement.origQty.toString(), filledQty: replacement.inheritedCumQty.toString(), done: false });
+    Object.assign(row, { state: JSON.stringify(state), updatedAt: now, version: row.version + 1 });
     ws.trigger(row);
   }
 

@@ -1,12 +1,13 @@
 import { ApiError } from '../../../domain/errors.ts';
-import { TriggerBook } from '../../../domain/triggers/index.ts';
+import { TriggerBook, type TrailingParams, type TrailingState } from '../../../domain/triggers/index.ts';
 import type { Clock } from '../../../infra/clock.ts';
 import type { Market, MarketCatalog } from '../../markets.ts';
 import type { BalanceBook } from '../balances.ts';
 import type { TradingCore } from '../core/tradingCore.ts';
 import { tradingRef, type EndedIdsRead, type EngineIds, type Owner } from '../engineTypes.ts';
+import { ExpiryIndex } from '../expiries.ts';
 import type { CreateOrderInput, ValidatedOrder } from '../orderInput.ts';
-import { childProtection } from '../triggerRules.ts';
+import { childProtection, trailingParamsOf, trailingStateOf, type TrailingStateJson } from '../triggerRules.ts';
 import type { TriggerEventRow, TriggerRow, WriteSet } from '../writeSet.ts';
 
 /** A trigger not yet terminal, with its owner. */
@@ -24,6 +25,7 @@ export interface TriggerDeps {
   /** The journal's last entry: ended client trigger ids are kept until the projection passes it. */
   journal: { readonly lastSeq: bigint };
   projector: { readonly watermark: bigint };
+  maxLiveTriggersPerAccount?: number | undefined;
 }
 
 /** The triggers as loaded from the tables (recovery). */
@@ -69,6 +71,15 @@ export class LiveTriggers {
   lastPrice = new Map<number, bigint>();
   /** Symbols that traded in the job now running: their triggers are checked after it. */
   readonly priceMoved = new Set<number>();
+  /** Live triggers with an `expireAt`, by it (epoch ns): the sweep costs the due ones, not a scan. */
+  expiries = new ExpiryIndex<bigint>();
+  /**
+   * Trailing stops' parameters and state as typed values, read from their row once per
+   * version: a trade costs each of its symbol's trailing stops arithmetic, not JSON.
+   */
+  readonly trailingMemo = new Map<bigint, { version: number; params: TrailingParams; state: TrailingState }>();
+  /** Per account, its live standalone triggers (legs not counted): what the cap checks. */
+  standaloneLive = new Map<bigint, number>();
 
   constructor(private readonly deps: TriggerDeps) {}
 
@@ -135,6 +146,23 @@ export class LiveTriggers {
     });
   }
 
+  /** A trailing stop's typed parameters and state, parsed again only when its row changed elsewhere (a new version). */
+  trailingOf(row: TriggerRow, tickSize: bigint): { version: number; params: TrailingParams; state: TrailingState } {
+    let memo = this.trailingMemo.get(row.id);
+    if (memo?.version !== row.version) {
+      memo = { version: row.version, params: trailingParamsOf(row, tickSize), state: trailingStateOf(JSON.parse(row.state) as Partial<TrailingStateJson>) };
+      this.trailingMemo.set(row.id, memo);
+    }
+    return memo;
+  }
+
+  /** A standalone trigger became live: counted for its account's cap, indexed by its expiry. */
+  admitted(row: TriggerRow): void {
+    this.standaloneLive.set(row.accountId, (this.standaloneLive.get(row.accountId) ?? 0) + 1);
+    const at = expireAtOf(row);
+    if (at !== null) this.expiries.add(row.id, at);
+  }
+
   /** Ends a trigger: it leaves memory, its row and event record why. */
   endTrigger(ws: WriteSet, row: TriggerRow, end: Pick<TriggerRow, 'status'> & Partial<Pick<TriggerRow, 'cancelReason' | 'failureReason'>>, now: Date, nowNs: bigint): void {
     Object.assign(row, end, { updatedAt: now, terminalAt: now, version: row.version + 1, ...(end.status === 'COMPLETED' ? { completedAt: now } : {}) });
@@ -142,6 +170,8 @@ export class LiveTriggers {
     const eventType = end.status === 'COMPLETED' ? 'COMPLETED' : end.status === 'CANCELED' ? 'CANCELED' : end.status === 'EXPIRED' ? 'EXPIRED' : 'FAILED';
     this.triggerEvent(ws, row, eventType, nowNs, { cancelReason: end.cancelReason ?? null, failureReason: end.failureReason ?? null });
     this.triggers.delete(row.id);
+    this.trailingMemo.delete(row.id);
+    if (row.parentOrderId === null) this.forgetStandalone(row);
     if (row.clientTriggerId !== null) {
       const key = `${row.accountId}:${row.clientTriggerId}`;
       this.triggerByClientId.delete(key);
@@ -156,6 +186,13 @@ export class LiveTriggers {
       if (left.length > 0) this.legsByParent.set(row.parentOrderId, left);
       else this.legsByParent.delete(row.parentOrderId);
     }
+  }
+
+  private forgetStandalone(row: TriggerRow): void {
+    const n = (this.standaloneLive.get(row.accountId) ?? 1) - 1;
+    if (n > 0) this.standaloneLive.set(row.accountId, n);
+    else this.standaloneLive.delete(row.accountId);
+    this.expiries.delete(row.id);
   }
 
   /**
@@ -205,5 +242,15 @@ export class LiveTriggers {
     this.twaps = loaded.twaps;
     this.lastPrice = loaded.lastPrice;
     this.priceMoved.clear();
+    this.expiries = new ExpiryIndex<bigint>();
+    this.trailingMemo.clear();
+    this.standaloneLive = new Map();
+    for (const { row } of triggers.values()) if (row.parentOrderId === null) this.admitted(row);
   }
+}
+
+/** A trigger's expiry (epoch ns), kept with its submitted parameters; null when it has none. */
+export function expireAtOf(row: Pick<TriggerRow, 'params'>): bigint | null {
+  const params = (typeof row.params === 'string' ? JSON.parse(row.params) : row.params) as { expireAtTsNs?: string };
+  return params.expireAtTsNs === undefined ? null : BigInt(params.expireAtTsNs);
 }

@@ -3,8 +3,8 @@ import { newPublicId } from '../../../domain/ids.ts';
 import { INITIAL_TRAILING, crosses, onTrailingPrice, slicePrice, worstThreshold } from '../../../domain/triggers/index.ts';
 import type { Market } from '../../markets.ts';
 import type { OrderEffects } from '../core/tradingCore.ts';
-import { jobTime, type Accepted, type EndedIdsRead, type Owner, type UserCancel } from '../engineTypes.ts';
-import { insufficientBalance } from '../errors.ts';
+import { MAX_LIVE_TRIGGERS_PER_ACCOUNT, jobTime, type Accepted, type EndedIdsRead, type Owner, type UserCancel } from '../engineTypes.ts';
+import { insufficientBalance, tooManyTriggers } from '../errors.ts';
 import { validateNewOrder, type ValidatedOrder } from '../orderInput.ts';
 import { rebuildingError, type Sequencer } from '../sequencer.ts';
 import {
@@ -12,13 +12,10 @@ import {
   childOrderOf,
   failureOf,
   noReferencePrice,
-  trailingParamsOf,
   trailingStateJson,
-  trailingStateOf,
   triggerNotPausable,
   unfilledReason,
   wouldFireAtOnce,
-  type TrailingStateJson,
   type TriggerSpec,
 } from '../triggerRules.ts';
 import type { OrderRow, TriggerRow, WriteSet } from '../writeSet.ts';
@@ -70,6 +67,7 @@ export class TriggerEngine implements OrderEffects {
   accepted(ws: WriteSet, order: Parameters<OrderEffects['accepted']>[1]): Accepted['legTriggers'] {
     const { account, market, row, riskLegs, replacesOrderId, now, nowNs } = order;
     if (replacesOrderId !== undefined) this.legs.carry(ws, replacesOrderId, row, now);
+    if (replacesOrderId !== undefined && row.originTriggerId !== null) this.ladders.childReplaced(ws, replacesOrderId, row, now);
     const legTriggers: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> = {};
     for (const leg of riskLegs) {
       const trigger = this.legs.create(ws, account, market, row, leg, now, nowNs);
@@ -122,6 +120,8 @@ export class TriggerEngine implements OrderEffects {
           const ended = this.s.endedByClientId.get(key);
           if (ended) return { row: { ...checkSameTrigger(ended.row, spec) }, existing: true };
         }
+        const cap = this.deps.maxLiveTriggersPerAccount ?? MAX_LIVE_TRIGGERS_PER_ACCOUNT;
+        if ((this.s.standaloneLive.get(owner.id) ?? 0) >= cap) throw tooManyTriggers(cap);
         const last = this.s.lastPrice.get(market.symbolId);
         let fields: Pick<TriggerRow, 'triggerPrice' | 'state'> = { triggerPrice: spec.triggerPrice, state: '{}' };
         let holdAt = spec.row;
@@ -169,6 +169,7 @@ export class TriggerEngine implements OrderEffects {
           terminalAt: null,
         };
         this.s.triggers.set(row.id, { row, owner });
+        this.s.admitted(row);
         if (row.clientTriggerId !== null) this.s.triggerByClientId.set(`${owner.id}:${row.clientTriggerId}`, row.id);
         this.s.watch(row);
         ws.trigger(row);
@@ -259,6 +260,37 @@ export class TriggerEngine implements OrderEffects {
     return this.slices.runDue();
   }
 
+  /**
+   * Cancels the account's live triggers (of `market` only, if given) in one job, holds
+   * released; the legs protecting orders too unless `includeAttached` is false. Answers
+   * the canceled triggers' public ids.
+   */
+  cancelAllTriggers(accountId: bigint, market: Market | undefined, includeAttached: boolean) {
+    return this.sequencer.submit((ws) => {
+      const { now, nowNs } = jobTime(this.deps.clock);
+      const canceled: string[] = [];
+      for (const live of this.liveOf(accountId, undefined)) {
+        if ((market && live.row.symbolId !== market.symbolId) || (!includeAttached && live.row.parentOrderId !== null)) continue;
+        // A leg canceled before may have taken its siblings' hold over: each is looked up again.
+        if (!this.s.triggers.has(live.row.id)) continue;
+        this.cancelLive(ws, live, 'CANCEL_ALL', 'CANCEL_ALL', now, nowNs);
+        canceled.push(live.row.publicId);
+      }
+      return { canceledTriggerIds: canceled, ts: now, tsNs: nowNs };
+    });
+  }
+
+  /** Ends EXPIRED the triggers whose `expireAt` has come (on the sweep timer): one job for all of them. */
+  async expireDue(): Promise<number> {
+    if (this.s.expiries.due(this.deps.clock.nowNs()).length === 0) return 0;
+    return this.sequencer.submit((ws) => {
+      const { now, nowNs } = jobTime(this.deps.clock);
+      const due = this.s.expiries.due(nowNs).map((id) => this.s.triggers.get(id)).filter((t) => t !== undefined);
+      for (const live of due) this.expireLive(ws, live, now, nowNs);
+      return due.length;
+    });
+  }
+
   /** Inside a job: the account's live triggers (of `side`: their child's), as they are now. */
   liveOf(accountId: bigint, side: 'BUY' | 'SELL' | undefined): LiveTrigger[] {
     return [...this.s.triggers.values()].filter((t) => t.row.accountId === accountId && (!side || t.row.side === side));
@@ -306,23 +338,32 @@ export class TriggerEngine implements OrderEffects {
     return 0;
   }
 
+  /** Inside a job: ends a standalone trigger at its expiry, its hold released. */
+  private expireLive(ws: WriteSet, live: LiveTrigger, now: Date, nowNs: bigint): void {
+    this.s.unwatch(live.row);
+    this.s.releaseTriggerHold(ws, live.row, live.owner);
+    this.s.endTrigger(ws, live.row, { status: 'EXPIRED' }, now, nowNs);
+  }
+
   /** Moves a symbol's trailing stops with a trade at `price`; fires those it reaches. */
   private followTrailing(ws: WriteSet, symbolId: number, price: bigint): void {
     const ids = this.s.trailing.get(symbolId);
     if (!ids || ids.size === 0) return;
     const tickSize = (this.deps.markets.marketById(symbolId) as Market).tickSize;
-    for (const id of [...ids]) {
+    // Deleting from a Set while iterating it is safe: a firing (and the OCO siblings it ends) only deletes.
+    for (const id of ids) {
       const live = this.s.triggers.get(id);
       if (!live) continue;
       const { row } = live;
-      const before = JSON.parse(row.state) as Partial<TrailingStateJson>;
-      const params = trailingParamsOf(row, tickSize);
-      const { state, fire } = onTrailingPrice(params, trailingStateOf(before), price);
-      const json = trailingStateJson(state);
-      if (json !== row.state) {
+      const memo = this.s.trailingOf(row, tickSize);
+      const before = memo.state;
+      const { state, fire } = onTrailingPrice(memo.params, before, price);
+      // Only a changed state is serialized and written.
+      if (state.active !== before.active || state.extreme !== before.extreme || state.threshold !== before.threshold) {
         const { now, nowNs } = jobTime(this.deps.clock);
         const activated = !before.active && state.active;
-        Object.assign(row, { state: json, triggerPrice: state.threshold ?? 0n, updatedAt: now, version: row.version + 1 });
+        Object.assign(row, { state: trailingStateJson(state), triggerPrice: state.threshold ?? 0n, updatedAt: now, version: row.version + 1 });
+        Object.assign(memo, { state, version: row.version });
         ws.trigger(row);
         if (activated) this.s.triggerEvent(ws, row, 'THRESHOLD_UPDATED', nowNs);
       }
@@ -340,6 +381,9 @@ export class TriggerEngine implements OrderEffects {
     const { row, owner } = live;
     const market = this.deps.markets.marketById(row.symbolId) as Market;
     const { now, nowNs } = jobTime(this.deps.clock);
+    // Past its expiry, not yet swept: it expires, as the sweep would have had it.
+    const expireAt = this.s.expiries.at(id);
+    if (expireAt !== undefined && expireAt <= nowNs) return this.expireLive(ws, live, now, nowNs);
     // An OCO leg takes its siblings down first: their share of the pair's hold is its own.
     if (row.parentOrderId !== null) this.legs.endSiblings(ws, row, now, nowNs);
     this.s.releaseTriggerHold(ws, row, owner);

@@ -1,12 +1,15 @@
 import { ApiError } from '../../../domain/errors.ts';
 import { formatScaled } from '../../../domain/money.ts';
-import { sliceQty, twapOutcome } from '../../../domain/triggers/index.ts';
+import { slicePrice, sliceQty, twapOutcome } from '../../../domain/triggers/index.ts';
 import type { Market } from '../../markets.ts';
 import { jobTime } from '../engineTypes.ts';
 import { validateNewOrder, type CreateOrderInput } from '../orderInput.ts';
 import type { Sequencer } from '../sequencer.ts';
 import type { WriteSet } from '../writeSet.ts';
 import type { LiveTrigger, LiveTriggers, TriggerDeps } from './liveTriggers.ts';
+
+/** What a TWAP keeps of its request and acceptance (`params`). */
+type TwapParams = { intervalMs: number; plannedSlices: number; startPrice: string; limitPrice: string | null; maxAdverseBps: number | null; maxAdverseTicks: string | null };
 
 /** TWAPs: each runs a limit IOC slice when its time comes, until it is filled or out of slices. */
 export class Twaps {
@@ -47,9 +50,13 @@ export class Twaps {
   private runSlice(ws: WriteSet, live: LiveTrigger, now: Date, nowNs: bigint): void {
     const { row, owner } = live;
     const market = this.deps.markets.marketById(row.symbolId) as Market;
-    const params = JSON.parse(row.params) as { intervalMs: number; plannedSlices: number; slicePrice: string };
-    const state = JSON.parse(row.state) as { sliceIndex: number; nextSliceAtTsNs: string; skippedSlices: number };
-    const price = BigInt(params.slicePrice);
+    const params = JSON.parse(row.params) as TwapParams;
+    const state = JSON.parse(row.state) as { sliceIndex: number; nextSliceAtTsNs: string; skippedSlices: number; referencePrice?: string; slicePrice?: string };
+    // The adverse move is bounded per slice: from the last price as this slice starts.
+    const reference = this.s.lastPrice.get(row.symbolId) ?? BigInt(params.startPrice);
+    const adverse = params.maxAdverseBps !== null ? { bps: params.maxAdverseBps } : { ticks: BigInt(params.maxAdverseTicks as string) };
+    const price = slicePrice(row.side, reference, params.limitPrice === null ? null : BigInt(params.limitPrice), adverse, market.tickSize);
+    Object.assign(state, { referencePrice: reference.toString(), slicePrice: price.toString() });
     const remaining = row.qty - row.cumFilledQty;
     const qty = sliceQty(row.qty, params.plannedSlices, remaining, params.plannedSlices - state.sliceIndex);
     this.s.releaseTriggerHold(ws, row, owner);

@@ -477,9 +477,9 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload, _args, ctx) => {
+    resolve: async (payload, _args, ctx) => {
       const p = payload as OrderEventPayload;
-      return { ...orderOf(p.order, ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
+      return { ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
     },
   }),
   fills: t.field({

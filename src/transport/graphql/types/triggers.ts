@@ -59,9 +59,9 @@ type LadderLevelShape = { orderId: string; price: string; qty: string; filledQty
 const LadderLevel = builder.objectRef<LadderLevelShape>('LadderLevel').implement({
   fields: (t) => ({ orderId: t.exposeString('orderId'), price: t.exposeString('price'), qty: t.exposeString('qty'), filledQty: t.exposeString('filledQty'), done: t.exposeBoolean('done') }),
 });
-type LadderStateShape = { levelsWithFills: number; levels: LadderLevelShape[] };
+type LadderStateShape = { levelsWithFills: number; levelsFilled: number; levels: LadderLevelShape[] };
 const LadderState = builder.objectRef<LadderStateShape>('LadderState').implement({
-  fields: (t) => ({ levelsWithFills: t.exposeInt('levelsWithFills'), levels: t.field({ type: [LadderLevel], resolve: (l) => l.levels }) }),
+  fields: (t) => ({ levelsWithFills: t.exposeInt('levelsWithFills'), levelsFilled: t.exposeInt('levelsFilled', { description: 'Levels filled in full' }), levels: t.field({ type: [LadderLevel], resolve: (l) => l.levels }) }),
 });
 type LadderBlockShape = { side: string; levels: number; minPrice: string; maxPrice: string; distribution: string; postOnly: boolean };
 const LadderBlock = builder.objectRef<LadderBlockShape>('LadderBlock').implement({
@@ -118,6 +118,7 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
     updatedAt: t.exposeString('updatedAt'),
     armedAt: t.exposeString('armedAt'),
     completedAt: t.exposeString('completedAt'),
+    expireAt: t.string({ nullable: true, description: 'When it ends EXPIRED if not fired (RFC 3339); null without an expiry', resolve: (tr) => (tr as { expireAt?: string }).expireAt ?? null }),
     stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
     stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
     takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
@@ -154,6 +155,10 @@ const TriggerEventPage = builder.objectRef<{ events: ReturnType<typeof triggerEv
   fields: (t) => ({ events: t.field({ type: [TriggerEvent], resolve: (p) => p.events }), nextPageToken: t.exposeString('nextPageToken') }),
 });
 
+const CanceledTriggers = builder.objectRef<{ canceledTriggerIds: string[]; canceledCount: number; tsNs: string }>('CanceledTriggers').implement({
+  fields: (t) => ({ canceledTriggerIds: t.exposeStringList('canceledTriggerIds'), canceledCount: t.exposeInt('canceledCount'), tsNs: t.exposeString('tsNs') }),
+});
+
 const TriggerChildInput = builder.inputType('TriggerChildInput', {
   description: 'Exactly one of marketIoc and limit',
   fields: (t) => ({
@@ -172,6 +177,7 @@ const TriggerInput = builder.inputType('TriggerInput', {
     feeAsset: t.field({ type: FeeAsset }),
     selfTradePreventionMode: t.field({ type: StpMode }),
     clientTriggerId: t.string(),
+    expireAt: t.string({ description: 'RFC 3339 with an offset, 1 second to 30 days ahead: a stop-loss, take-profit or trailing stop not fired by then ends EXPIRED' }),
     stopLoss: t.field({ type: StopBlockInput }),
     takeProfit: t.field({ type: StopBlockInput }),
     ladder: t.field({
@@ -285,6 +291,15 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
+    },
+  }),
+  cancelAllTriggers: t.field({
+    type: CanceledTriggers,
+    description: 'Cancels the live triggers of the account, of one symbol if given, in one job (as POST /v1/triggers/cancel-all)',
+    args: { subaccountId: t.arg.string(), symbol: t.arg.string(), includeAttached: t.arg.boolean({ description: 'Also the legs protecting orders and filled positions (default true)' }) },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.orders.cancelAllTriggers(callerOf(ctx), defined(args) ?? {});
+      return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, tsNs: r.tsNs.toString() };
     },
   }),
   pauseTrigger: t.field({

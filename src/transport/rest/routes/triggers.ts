@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_TRIGGER_ID, triggerEventView, triggerView } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
-import { int32, queryInt, queryList } from '../codec.ts';
+import { int32, queryInt, queryList, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 const decimal = z.string().max(64);
@@ -16,6 +16,7 @@ const triggerBody = z.strictObject({
   feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
   selfTradePreventionMode: z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']).optional(),
   clientTriggerId: z.string().min(1).max(CLIENT_TRIGGER_ID.maxLength).regex(CLIENT_TRIGGER_ID.pattern, { error: 'must be printable ASCII' }).optional(),
+  expireAt: z.string().max(64).optional().describe('RFC 3339 with an offset, 1 second to 30 days ahead: a stop-loss, take-profit or trailing stop not fired by then ends EXPIRED'),
   stopLoss: stopBlock.optional(),
   takeProfit: stopBlock.optional(),
   trailingStop: z
@@ -132,6 +133,18 @@ export function triggerRoutes(s: Services) {
       handler: async ({ body }, ctx) => {
         const r = await s.orders.modifyTrigger(ctx.caller, body);
         return { trigger: triggerView(r.trigger, r.market, r.account) };
+      },
+    }),
+    defineRoute({
+      operationId: 'cancelAllTriggers',
+      method: 'POST',
+      url: '/v1/triggers/cancel-all',
+      summary: 'Cancel the live triggers of the account, of one symbol if given, in one job; holds released. includeAttached (default true) takes the legs protecting orders too',
+      auth: 'caller',
+      body: z.strictObject({ subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional(), includeAttached: z.boolean().optional() }),
+      handler: async ({ body }, ctx) => {
+        const r = await s.orders.cancelAllTriggers(ctx.caller, body);
+        return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
       },
     }),
     ...(['pause', 'resume'] as const).map((verb) =>
