@@ -105,17 +105,22 @@ function connectionConfig(url: string, timeouts: DatabaseTimeouts, schema?: stri
   };
 }
 
-type ClientInternals = { _ending: boolean; connection: { stream: { destroy(): void } } };
+type ClientInternals = { _ending: boolean; connection: { stream: { destroy(): void; resetAndDestroy?(): void } } };
 
 /**
  * Ends a connection at once, without the goodbye pg's end() waits for (which a silent
  * peer never answers). Marked as ending first: pg then fails what was queued on it
  * instead of raising an error event nobody listens for, and the pool drops it on release.
+ * With a reset, not a close: a close still delivers what was sent, so a statement held up
+ * in a partition (a journal append given up at its deadline) would run once the network
+ * is back, before recovery moves the fence; a reset discards it.
  */
 function destroyConnection(client: pg.Client): void {
   const internals = client as unknown as ClientInternals;
   internals._ending = true;
-  internals.connection.stream.destroy();
+  const stream = internals.connection.stream;
+  if (stream.resetAndDestroy) stream.resetAndDestroy();
+  else stream.destroy();
 }
 
 /**
