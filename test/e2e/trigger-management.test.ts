@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, newKeyPair, signed, type ClientKey, type SignedIn } from '../helpers/auth.ts';
+import { api, signed, type SignedIn } from '../helpers/auth.ts';
 import { shiftableClock } from '../helpers/clock.ts';
 import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
-import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { balancesOf, gtc, placeOrder, printTrade, tradingKey, trader } from '../helpers/trading.ts';
 
 /**
  * Managing conditional orders once they exist (issue 25, Deliver 3): amending a trigger
@@ -10,28 +10,6 @@ import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
  * (POST /v1/orders/attached-risk, `setAttachedRisk`), over signed /v1 and GraphQL, with
  * the refusals a hostile or careless client meets, and a restart after an amendment.
  */
-
-const gtc = (side: 'BUY' | 'SELL', qty: string, price: string, extra: Record<string, unknown> = {}) => ({ symbol: 'BTC-USDC', side, baseQty: qty, limitGtc: { price }, ...extra });
-const ioc = (side: 'BUY' | 'SELL', qty: string, price: string) => ({ symbol: 'BTC-USDC', side, baseQty: qty, limitIoc: { price } });
-
-/** Prints a trade at `price` between two fresh accounts: the last price triggers watch. */
-async function printTrade(url: string, price: string) {
-  const maker = await trader(url, { BTC: '1' });
-  const taker = await trader(url, { USDC: '100000' });
-  expect((await placeOrder(url, maker, gtc('SELL', '0.01', price))).status).toBe(200);
-  expect((await placeOrder(url, taker, ioc('BUY', '0.01', price))).status).toBe(200);
-}
-
-/** An API key of `who` allowed to trade: what a bot signs its requests with. */
-async function tradingKey(url: string, who: SignedIn): Promise<ClientKey> {
-  const terms = await api(url, 'GET', '/v1/auth/terms', undefined, who.auth);
-  await api(url, 'POST', '/v1/auth/terms/accept', { version: terms.body.currentVersion }, who.auth);
-  const policy = await api(url, 'POST', '/v1/auth/api-policies', { name: 'bot', permissions: ['READ', 'TRADE'] }, who.auth);
-  const pair = newKeyPair();
-  const created = await api(url, 'POST', '/v1/auth/api-keys', { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.policy.policyId }, who.auth);
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return { keyId: created.body.apiKey.keyId, ...pair };
-}
 
 /** A GraphQL request with the caller's session. */
 async function graphqlRaw(url: string, who: SignedIn, query: string, variables: Record<string, unknown> = {}) {

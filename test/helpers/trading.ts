@@ -1,4 +1,5 @@
-import { api, liftLimits, signIn, type SignedIn } from './auth.ts';
+import { expect } from 'vitest';
+import { api, liftLimits, newKeyPair, signIn, type ClientKey, type SignedIn } from './auth.ts';
 import { TEST_OPERATOR_TOKEN } from './infra.ts';
 import { pollUntil } from './wait.ts';
 
@@ -86,3 +87,27 @@ export async function ledgerViolations(query: Query) {
 
 /** `ledgerViolations` of a sound ledger. */
 export const SOUND_LEDGER = { unbalanced: [], drift: [], negative: [], holds: [] };
+
+/** A good-till-canceled limit order on BTC-USDC. */
+export const gtc = (side: 'BUY' | 'SELL', qty: string, price: string, extra: Record<string, unknown> = {}) => ({ symbol: 'BTC-USDC', side, baseQty: qty, limitGtc: { price }, ...extra });
+/** An immediate-or-cancel limit order on BTC-USDC. */
+export const ioc = (side: 'BUY' | 'SELL', qty: string, price: string) => ({ symbol: 'BTC-USDC', side, baseQty: qty, limitIoc: { price } });
+
+/** Prints a trade at `price` between two fresh accounts: the last price triggers watch. */
+export async function printTrade(url: string, price: string) {
+  const maker = await trader(url, { BTC: '1' });
+  const taker = await trader(url, { USDC: '100000' });
+  expect((await placeOrder(url, maker, gtc('SELL', '0.01', price))).status).toBe(200);
+  expect((await placeOrder(url, taker, ioc('BUY', '0.01', price))).status).toBe(200);
+}
+
+/** An API key of `who` allowed to trade: what a bot signs its requests with. */
+export async function tradingKey(url: string, who: SignedIn): Promise<ClientKey> {
+  const terms = await api(url, 'GET', '/v1/auth/terms', undefined, who.auth);
+  await api(url, 'POST', '/v1/auth/terms/accept', { version: terms.body.currentVersion }, who.auth);
+  const policy = await api(url, 'POST', '/v1/auth/api-policies', { name: 'bot', permissions: ['READ', 'TRADE'] }, who.auth);
+  const pair = newKeyPair();
+  const created = await api(url, 'POST', '/v1/auth/api-keys', { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.policy.policyId }, who.auth);
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { keyId: created.body.apiKey.keyId, ...pair };
+}
