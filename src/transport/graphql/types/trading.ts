@@ -22,6 +22,7 @@ import {
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';
+import { FillLeg, type FillLegShape } from './fillLegs.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
@@ -554,7 +555,7 @@ builder.objectFields(ViewerRef, (t) => ({
   }),
   openOrders: t.connection({
     type: Order,
-    args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }) },
+    args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }), triggerId: t.arg.string({ description: 'Only the orders this trigger placed' }) },
     resolve: (caller, args, ctx, info) =>
       connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
@@ -565,6 +566,7 @@ builder.objectFields(ViewerRef, (t) => ({
           ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}),
           ...(args.symbols ? { symbols: args.symbols } : {}),
           ...(args.side ? { side: args.side } : {}),
+          ...(args.triggerId ? { triggerId: args.triggerId } : {}),
         });
         return {
           items: r.orders.map((o) => ({ ...orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market), ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}) })),
@@ -572,15 +574,37 @@ builder.objectFields(ViewerRef, (t) => ({
         };
       }),
   }),
-  fills: t.connection({
-    type: Fill,
-    args: { subaccountId: t.arg.string(), symbol: t.arg.string(), orderId: t.arg.string(), lineageId: t.arg.string() },
-    resolve: (caller, args, ctx) =>
-      connectionFromPage(args, 100, async (page) => {
-        const r = await ctx.services.orders.listTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
-        return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
+  fills: t.connection(
+    {
+      type: Fill,
+      args: {
+        subaccountId: t.arg.string(),
+        symbol: t.arg.string(),
+        orderId: t.arg.string(),
+        lineageId: t.arg.string(),
+        throughGeneration: t.arg.int({ description: 'With lineageId: only the fills of its generations up to this one' }),
+        afterMatchId: t.arg({ type: 'Int64', description: 'With symbol: only the fills of later matches' }),
+        side: t.arg({ type: Side }),
+        startTime: t.arg({ type: 'Int64', description: 'Epoch nanoseconds, inclusive' }),
+        endTime: t.arg({ type: 'Int64', description: 'Epoch nanoseconds, exclusive' }),
+      },
+      resolve: async (caller, { first, after, last, before, ...filters }, ctx, info) => {
+        // The legs are read, as /v1's includeTransfers, only when the query selects them.
+        let transfers: FillLegShape[] = [];
+        const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
+          const r = await ctx.services.orders.listTrades(caller, { ...page, ...defined(filters), ...(selects(info, 'transfers') ? { includeTransfers: true } : {}) });
+          transfers = r.transfers;
+          return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
+        });
+        return { ...connection, transfers };
+      },
+    },
+    {
+      fields: (t) => ({
+        transfers: t.field({ type: [FillLeg], description: 'The ledger legs that settled this page’s fills (read only when selected)', resolve: (c) => c.transfers }),
       }),
-  }),
+    },
+  ),
 }));
 
 const Violation = builder.objectRef<ViolationShape>('Violation').implement({

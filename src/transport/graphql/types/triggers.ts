@@ -231,7 +231,16 @@ builder.queryFields((t) => ({
   triggers: t.field({
     type: TriggerPage,
     description: 'The account\'s triggers, newest first (as GET /v1/triggers)',
-    args: { subaccountId: t.arg.string(), status: t.arg.stringList(), symbol: t.arg.string(), triggerType: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
+    args: {
+      subaccountId: t.arg.string(),
+      status: t.arg.stringList(),
+      symbol: t.arg.string(),
+      symbolId: t.arg.int({ description: 'The pair by its engine id; 0 for every pair' }),
+      triggerType: t.arg.string(),
+      parentOrderId: t.arg.string({ description: 'Only the legs attached to this order' }),
+      limit: t.arg.int(),
+      pageToken: t.arg.string(),
+    },
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
       return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };

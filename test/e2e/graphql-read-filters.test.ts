@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FilteredFillsDocument, FilteredTriggersDocument, OpenOrdersOfTriggerDocument } from '../generated/graphql/graphql.ts';
+import { api } from '../helpers/auth.ts';
+import { gql } from '../helpers/graphql.ts';
+import { startTestApp, type RunningApp } from '../helpers/infra.ts';
+import { gtc, ioc, placeOrder, trader } from '../helpers/trading.ts';
+
+/**
+ * The read filters test/unit/graphql-parity.test.ts found missing over GraphQL (issue 28):
+ * each one answers what the same filter answers over /v1, and changes the answer.
+ */
+
+let server: RunningApp;
+beforeAll(async () => {
+  server = await startTestApp();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('GraphQL read filters at parity with /v1', () => {
+  it('filters fills by side, time and match, and gives the page’s settlement legs as includeTransfers does', async () => {
+    const maker = await trader(server.url, { BTC: '1' });
+    const taker = await trader(server.url, { USDC: '100000' });
+    expect((await placeOrder(server.url, maker, gtc('SELL', '0.01', '30000'))).status).toBe(200);
+    expect((await placeOrder(server.url, taker, ioc('BUY', '0.01', '30000'))).status).toBe(200);
+
+    const rest = await api(server.url, 'GET', '/v1/spot/trades?includeTransfers=true', undefined, taker.auth);
+    expect(rest.status).toBe(200);
+    const [trade] = rest.body.trades as { matchId: string; side: string; executedAtTsNs?: string }[];
+    expect(trade).toMatchObject({ side: 'BUY' });
+
+    const fills = async (vars: Record<string, unknown>) => {
+      const r = await gql(server.url, FilteredFillsDocument, { withLegs: false, ...vars }, taker.auth);
+      expect(r.body.errors).toBeUndefined();
+      return r.body.data!.viewer.fills;
+    };
+    expect((await fills({ side: 'BUY' })).edges.map((e) => String(e.node.matchId))).toEqual([trade!.matchId]);
+    expect((await fills({ side: 'SELL' })).edges).toEqual([]);
+    expect((await fills({ endTime: '1' })).edges).toEqual([]);
+    expect((await fills({ startTime: '1' })).edges).toHaveLength(1);
+    expect((await fills({ symbol: 'BTC-USDC', afterMatchId: trade!.matchId })).edges).toEqual([]);
+
+    // Field for field what /v1 lists beside the trades.
+    const withLegs = await fills({ withLegs: true });
+    expect(withLegs.transfers!.length).toBeGreaterThan(0);
+    expect(withLegs.transfers!.map((l) => ({ ...l, matchId: String(l.matchId), timestamp: String(l.timestamp) }))).toEqual(rest.body.transfers);
+
+    // A filter's own rule (afterMatchId needs symbol) is the service's, so both transports refuse alike.
+    const alone = await gql(server.url, FilteredFillsDocument, { withLegs: false, afterMatchId: '1' }, taker.auth);
+    expect(alone.body.errors?.[0]?.extensions).toMatchObject({ key: 'invalid-argument', violations: [expect.objectContaining({ fieldPath: 'afterMatchId', ruleId: 'requires' })] });
+  });
+
+  it('lists open orders of one trigger, and triggers by parent order and pair, as /v1 does', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const parent = await placeOrder(server.url, t, gtc('BUY', '0.01', '1000', { attachedRisk: { stopLoss: { triggerPrice: '900', child: { marketIoc: {} } } } }));
+    expect(parent.status).toBe(200);
+    await placeOrder(server.url, t, gtc('BUY', '0.01', '1001'));
+
+    const open = async (triggerId?: string) => (await gql(server.url, OpenOrdersOfTriggerDocument, { triggerId }, t.auth)).body.data!.viewer.openOrders.edges;
+    expect(await open()).toHaveLength(2);
+    // No trigger of the account placed them: /v1 answers none, and so does GraphQL.
+    const restOfTrigger = await api(server.url, 'GET', `/v1/orders/open?triggerId=${parent.body.stopLossTriggerId}`, undefined, t.auth);
+    expect(restOfTrigger.body.orders).toEqual([]);
+    expect(await open(parent.body.stopLossTriggerId)).toEqual([]);
+
+    const triggers = async (vars: { parentOrderId?: string; symbolId?: number }) =>
+      (await gql(server.url, FilteredTriggersDocument, vars, t.auth)).body.data!.triggers.triggers.map((x) => x.triggerId);
+    const restLegs = await api(server.url, 'GET', `/v1/triggers?parentOrderId=${parent.body.orderId}`, undefined, t.auth);
+    expect(restLegs.body.triggers.map((x: { triggerId: string }) => x.triggerId)).toEqual([parent.body.stopLossTriggerId]);
+    expect(await triggers({ parentOrderId: parent.body.orderId })).toEqual([parent.body.stopLossTriggerId]);
+    expect(await triggers({ parentOrderId: 'no-such-order' })).toEqual([]);
+    const btc = (await api(server.url, 'GET', '/v1/spot/config')).body.markets.find((m: { symbol: string }) => m.symbol === 'BTC-USDC');
+    const eth = (await api(server.url, 'GET', '/v1/spot/config')).body.markets.find((m: { symbol: string }) => m.symbol === 'ETH-USDC');
+    expect(await triggers({ symbolId: btc.symbolId })).toEqual([parent.body.stopLossTriggerId]);
+    expect(await triggers({ symbolId: eth.symbolId })).toEqual([]);
+  });
+});
