@@ -1,13 +1,8 @@
-import {
-  getNamedType,
-  isObjectType,
-  type GraphQLField,
-  type GraphQLObjectType,
-  type GraphQLOutputType,
-} from 'graphql';
+import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/transport/graphql/schema.ts';
 import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
+import { camel, COUNTERPARTS, counterpartOf, fieldAt, isConnection, isPaged } from '../helpers/parity.ts';
 
 /**
  * Issue 28, "GraphQL at parity": walks the /v1 route table (its OpenAPI document) and finds,
@@ -16,54 +11,6 @@ import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
  * mutation whose payload carries what REST answers. What has no counterpart on purpose is
  * listed in EXCEPTIONS with its reason (also in docs/api-decisions.md, "GraphQL parity").
  */
-
-/** Where a route's GraphQL counterpart differs from the default name (see counterpartName). */
-interface Counterpart {
-  field?: string;
-  /** REST parameter name (camelCase) -> GraphQL argument name. */
-  args?: Record<string, string>;
-  /** Path of fields from the GraphQL field's type down to what REST answers. */
-  within?: string;
-  /** REST response field -> GraphQL field, where the names differ. */
-  fields?: Record<string, string>;
-}
-
-const COUNTERPARTS: Record<string, Counterpart> = {
-  createWalletNonce: { field: 'Mutation.requestWalletNonce' },
-  getTerms: { field: 'Viewer.terms' },
-  getApiKey: { field: 'Viewer.apiKey' },
-  getRateLimitConfig: { field: 'Query.rateLimits' },
-  listAddressBookEntries: { field: 'Viewer.addressBook' },
-  getAddressBookEntry: { args: { entryId: 'addressBookEntryId' } },
-  updateAddressBookEntry: { args: { entryId: 'addressBookEntryId' } },
-  deleteAddressBookEntry: { args: { entryId: 'addressBookEntryId' } },
-  tagAddressBookEntry: { args: { entryId: 'addressBookEntryId' } },
-  untagAddressBookEntry: { args: { entryId: 'addressBookEntryId' } },
-  getOrderByClientOrderId: { field: 'Query.order' },
-  getOpenOrders: { field: 'Viewer.openOrders', args: { symbol: 'symbols' } },
-  batchCancelOrders: { field: 'Mutation.cancelOrdersBatch' },
-  getUserTrades: { field: 'Viewer.fills' },
-  listBalances: { field: 'Viewer.balances' },
-  listTransfers: { field: 'Viewer.transfers' },
-  createInternalTransfer: { field: 'Mutation.internalTransfer' },
-  listNetworks: { field: 'Query.chainNetworks' },
-  listFlows: { field: 'Query.chainFlows' },
-  getFlow: { field: 'Query.flow', args: { flowId: 'id' } },
-  getWithdrawAllowList: { field: 'Query.withdrawAllowListOnly' },
-  getLayout: { args: { layoutId: 'layoutId' } },
-  listLayouts: { field: 'Viewer.layouts' },
-  upsertLayer: { field: 'Mutation.upsertChartLayer' },
-  listLayers: { field: 'Viewer.chartLayers' },
-  getLayer: { field: 'Viewer.chartLayer' },
-  deleteLayer: { field: 'Mutation.deleteChartLayer' },
-  listDrawings: { field: 'Viewer.chartDrawings' },
-  upsertDrawing: { field: 'Mutation.upsertChartDrawing' },
-  syncDrawings: { field: 'Mutation.syncChartDrawings' },
-  getDrawing: { field: 'Viewer.chartDrawing' },
-  deleteDrawing: { field: 'Mutation.deleteChartDrawing' },
-  listWhiteboardMembers: { field: 'Viewer.whiteboard', within: 'board' },
-  exportWhiteboard: { field: 'Viewer.whiteboard', within: 'board', fields: { scene: 'currentScene' } },
-};
 
 /**
  * Renames in every response: a free-form JSON array (a whiteboard scene's elements) has no
@@ -96,24 +43,6 @@ beforeAll(async () => {
     .filter(([url]) => url.startsWith('/v1/') && url !== '/v1/openapi.json')
     .flatMap(([url, item]) => Object.entries(item).map(([method, op]) => ({ operationId: op.operationId as string, method: method.toUpperCase(), url, op })));
 }, 60_000);
-
-const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** `getOrder` -> `order`, `listLayouts` -> `layouts`; a write keeps its operationId. */
-function counterpartName(operationId: string, method: string): string[] {
-  if (method !== 'GET') return [`Mutation.${operationId}`];
-  const bare = operationId.replace(/^(get|list)/, '');
-  const name = bare.charAt(0).toLowerCase() + bare.slice(1);
-  return [`Query.${name}`, `Viewer.${name}`];
-}
-
-function fieldAt(path: string): GraphQLField<unknown, unknown> | undefined {
-  const [typeName, fieldName] = path.split('.') as [string, string];
-  const type = schema.getType(typeName);
-  return isObjectType(type) ? type.getFields()[fieldName] : undefined;
-}
-
-const isConnection = (t: GraphQLObjectType) => 'edges' in t.getFields() && 'pageInfo' in t.getFields();
 
 function nodeOf(connection: GraphQLObjectType): GraphQLObjectType {
   const edge = getNamedType(connection.getFields().edges!.type) as GraphQLObjectType;
@@ -183,15 +112,13 @@ const successSchema = (op: any) => {
 /** Everything one route has in REST and not in GraphQL. */
 function findings(o: Operation): string[] {
   const explicit = COUNTERPARTS[o.operationId];
-  const candidates = explicit?.field ? [explicit.field] : counterpartName(o.operationId, o.method);
-  const at = candidates.find((c) => fieldAt(c));
-  if (!at) return [`${o.operationId}: no GraphQL field (looked for ${candidates.join(', ')})`];
-  const field = fieldAt(at)!;
+  const found = counterpartOf(o.operationId, o.method);
+  if ('looked' in found) return [`${o.operationId}: no GraphQL field (looked for ${found.looked.join(', ')})`];
+  const { at, field } = found;
   const out: string[] = [];
 
   const argNames = new Set(field.args.map((a) => a.name));
-  const unwrapped = getNamedType(field.type);
-  const paged = isObjectType(unwrapped) && isConnection(unwrapped);
+  const paged = isPaged(field);
   for (const p of (o.op.parameters ?? []) as Array<{ in: string; name: string }>) {
     if (p.in !== 'query' && p.in !== 'path') continue;
     const rest = camel(p.name);

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
+import type { Services } from '../../services/index.ts';
 import { validationError } from '../rest/problem.ts';
+import type { RouteSpec } from '../rest/route.ts';
+import { restRoutes } from '../rest/routes.ts';
 
 /**
  * GraphQL arguments in the JSON form /v1 receives: Int64 as decimal text, null as absent.
@@ -17,4 +20,32 @@ export function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.outp
   const parsed = schema.safeParse(wireForm(args));
   if (!parsed.success) throw validationError(parsed.error, 'input');
   return parsed.data;
+}
+
+/** Query strings carry text: what a /v1 query schema parses is numbers and booleans as text. */
+function queryForm(v: unknown): unknown {
+  const wire = wireForm(v);
+  if (wire === null || typeof wire !== 'object') return wire;
+  return Object.fromEntries(Object.entries(wire).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
+}
+
+let routeTable: Map<string, RouteSpec> | undefined;
+
+/**
+ * Validates GraphQL arguments, put in the shape /v1 receives them, with the request schemas of
+ * the /v1 route of the same operation, for the operations whose input schema still lives in the
+ * route table (the others use their `<op>.schema.ts` through parseArgs): both transports then
+ * refuse the same values with the same violations, and a bound is stated once. The table is read
+ * for its schemas only; no handler of it runs here.
+ */
+export function validateAsRoute(operationId: string, parts: { params?: object; query?: object; body?: object }): void {
+  routeTable ??= new Map(restRoutes({} as Services).map((r) => [r.operationId, r]));
+  const route = routeTable.get(operationId);
+  if (!route) throw new Error(`no /v1 route ${operationId}`);
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = route[part];
+    if (!schema || parts[part] === undefined) continue;
+    const parsed = schema.safeParse(part === 'query' ? queryForm(parts[part]) : wireForm(parts[part]));
+    if (!parsed.success) throw validationError(parsed.error, part === 'body' ? 'input' : part);
+  }
 }

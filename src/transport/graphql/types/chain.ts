@@ -3,6 +3,7 @@ import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { decodeBytes } from '../bytes.ts';
+import { validateAsRoute } from '../validate.ts';
 
 type NetworkAssetShape = { symbol: string; unifiedAssetId: number; zippedAssetId: number; tokenAddress: string; nativeDecimals: number; minDeposit: string; minWithdraw: string; withdrawFee: string };
 type NetworkShape = { registryChainId: number; name: string; family: string; nativeChainId: string; depositConfirmations: number; withdrawConfirmations: number; assets: NetworkAssetShape[] };
@@ -47,7 +48,10 @@ builder.mutationField('createDepositAddress', (t) =>
     type: DepositAddress,
     description: 'Creates or returns the deposit address of an account target on a chain (as POST /v1/chain/deposit-addresses)',
     args: { chainId: t.arg.int({ required: true }), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => (await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress,
+    resolve: async (_root, args, ctx) => {
+      validateAsRoute('createDepositAddress', { body: args });
+      return (await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress;
+    },
   }),
 );
 
@@ -159,7 +163,10 @@ builder.queryField('chainFlows', (t) =>
       limit: t.arg.int(),
       pageToken: t.arg.string(),
     },
-    resolve: (_root, args, ctx) => ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('listFlows', { query: args });
+      return ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never);
+    },
   }),
 );
 
@@ -168,7 +175,10 @@ builder.queryField('flow', (t) =>
     type: Flow,
     description: 'One flow by its id; a withdrawal\'s intentId is its flow\'s id (as GET /v1/chain/flows/{flowId})',
     args: { id: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow,
+    resolve: async (_root, args, ctx) => {
+      validateAsRoute('getFlow', { params: { flowId: args.id } });
+      return (await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow;
+    },
   }),
 );
 
@@ -220,7 +230,10 @@ builder.mutationField('cancelTradingWithdraw', (t) =>
     type: Flow,
     description: 'Cancel a withdrawal not yet broadcast, releasing its hold; its flow ends FAILED with USER_CANCELED (as POST /v1/chain/trading-withdraws/{intentId}/cancel)',
     args: { intentId: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow,
+    resolve: async (_root, args, ctx) => {
+      validateAsRoute('cancelTradingWithdraw', { params: { intentId: args.intentId } });
+      return (await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow;
+    },
   }),
 );
 

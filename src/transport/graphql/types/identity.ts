@@ -8,7 +8,7 @@ import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/
 import type { SubaccountView } from '../../../services/accounts/index.ts';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { builder } from '../builder.ts';
-import { parseArgs } from '../validate.ts';
+import { parseArgs, validateAsRoute } from '../validate.ts';
 import { callerOf, clientIpOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -155,7 +155,10 @@ builder.mutationFields((t) => ({
   requestWalletNonce: t.field({
     type: WalletNonce,
     args: { address: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.createNonce(args, { clientIp: clientIpOf(ctx) }),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('createWalletNonce', { body: args });
+      return ctx.services.walletAuth.createNonce(args, { clientIp: clientIpOf(ctx) });
+    },
   }),
   walletLogin: t.field({
     type: Session,
@@ -164,7 +167,10 @@ builder.mutationFields((t) => ({
       message: t.arg.string({ required: true }),
       signature: t.arg.string({ required: true }),
     },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.login(args, { clientIp: clientIpOf(ctx) }),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('walletLogin', { body: args });
+      return ctx.services.walletAuth.login(args, { clientIp: clientIpOf(ctx) });
+    },
   }),
   logout: t.boolean({
     resolve: async (_root, _args, ctx) => {

@@ -12,12 +12,13 @@ import {
 import { getLayoutTemplateParams } from '../../../services/layouts/getLayoutTemplate.schema.ts';
 import { listLayoutTemplatesQuery } from '../../../services/layouts/listLayoutTemplates.schema.ts';
 import { publishLayoutBody } from '../../../services/layouts/publishLayout.schema.ts';
+import { upsertLayoutBody } from '../../../services/layouts/upsertLayout.schema.ts';
 import { useLayoutTemplateBody, useLayoutTemplateParams } from '../../../services/layouts/useLayoutTemplate.schema.ts';
 import type { Prisma } from '../../../generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
-import { decodeBytes, encodeBytes } from '../bytes.ts';
+import { encodeBytes } from '../bytes.ts';
 import { parseArgs } from '../validate.ts';
 import { callerOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
@@ -168,8 +169,7 @@ builder.objectFields(ViewerRef, (t) => ({
     resolve: async (caller, args, ctx) =>
       (
         await ctx.services.layouts.getLayoutTemplateVersion(caller, {
-          ownerId: args.ownerId,
-          templateId: args.templateId,
+          ...parseArgs(getLayoutTemplateParams, { ownerId: args.ownerId, templateId: args.templateId }),
           ...(args.version != null ? { version: args.version } : {}),
         })
       ).version,
@@ -211,23 +211,7 @@ builder.mutationFields((t) => ({
     args: { layout: t.arg({ type: LayoutInput, required: true }) },
     resolve: async (query, _root, { layout }, ctx) =>
       writtenLayout(query, ctx, (
-        await ctx.services.layouts.upsertLayout(callerOf(ctx), {
-          layout: {
-            name: layout.name,
-            ...(layout.layoutId != null ? { layoutId: layout.layoutId } : {}),
-            ...(layout.isDefault != null ? { isDefault: layout.isDefault } : {}),
-            ...(layout.panelViewState != null ? { panelViewState: decodeBytes(layout.panelViewState, 'layout.panelViewState') } : {}),
-            ...(layout.widgets != null
-              ? {
-                  widgets: layout.widgets.map((w, i) => ({
-                    widgetId: w.widgetId,
-                    widgetType: w.widgetType,
-                    widgetConfig: decodeBytes(w.widgetConfig, `layout.widgets[${i}].widgetConfig`),
-                  })),
-                }
-              : {}),
-          },
-        })
+        await ctx.services.layouts.upsertLayout(callerOf(ctx), parseArgs(upsertLayoutBody, { layout }))
       ).layout),
   }),
   deleteLayout: t.field({

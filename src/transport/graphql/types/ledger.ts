@@ -1,7 +1,7 @@
 import { transferView } from '../../../services/trading/index.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { builder } from '../builder.ts';
-import { parseArgs } from '../validate.ts';
+import { parseArgs, validateAsRoute } from '../validate.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -42,12 +42,14 @@ builder.objectFields(ViewerRef, (t) => ({
     type: Transfer,
     description: 'Oldest first unless reversed',
     args: { subaccountId: t.arg.string(), ledger: t.arg({ type: LedgerAccount }), asset: t.arg.string({ description: 'Symbol or unified id' }), reversed: t.arg.boolean() },
-    resolve: (caller, args, ctx) =>
-      connectionFromPage(args, 100, async (page) => {
+    resolve: (caller, args, ctx) => {
+      validateAsRoute('listTransfers', { query: { subaccount_id: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed } });
+      return connectionFromPage(args, 100, async (page) => {
         const filters = defined({ subaccountId: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed });
         const r = await ctx.services.ledger.listTransfers(caller, { ...page, ...filters });
         return { items: r.transfers.map(transferView), nextPageToken: r.nextPageToken };
-      }),
+      });
+    },
   }),
 }));
 

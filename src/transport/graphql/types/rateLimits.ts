@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { callerOf } from '../connections.ts';
+import { validateAsRoute } from '../validate.ts';
 
 const Rule = builder
   .objectRef<{ vipTier: number; policyClass: 'PLACE' | 'CANCEL'; periodMs: number; quotaWeight: number; burstWeight: number }>('RateLimitRule')
@@ -58,6 +59,9 @@ builder.queryFields((t) => ({
   tradingRateLimits: t.field({
     type: Effective,
     args: { subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.limiter.effectiveLimits(callerOf(ctx), args.subaccountId ?? undefined),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('getTradingRateLimits', { query: args });
+      return ctx.services.limiter.effectiveLimits(callerOf(ctx), args.subaccountId ?? undefined);
+    },
   }),
 }));

@@ -22,6 +22,7 @@ import {
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';
+import { validateAsRoute } from '../validate.ts';
 import { FillLeg, type FillLegShape } from './fillLegs.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -384,6 +385,9 @@ builder.queryFields((t) => ({
     type: Order,
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx, info) => {
+      if (args.orderId != null) validateAsRoute('getOrder', { params: { orderId: args.orderId } });
+      if (args.clientOrderId != null) validateAsRoute('getOrderByClientOrderId', { params: { clientOrderId: args.clientOrderId } });
+      validateAsRoute('getOrder', { query: { subaccountId: args.subaccountId } });
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
       return { ...orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market), ...(r.attachedRisk ? { attachedRisk: r.attachedRisk } : {}) };
     },
@@ -392,6 +396,7 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
+      validateAsRoute('getOrderBook', { query: args });
       const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
@@ -403,13 +408,20 @@ builder.mutationFields((t) => ({
   createOrder: t.field({
     type: CreateOrderResult,
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => acceptedResult(await ctx.services.orders.createOrder(callerOf(ctx), orderFromInput(input))),
+    resolve: async (_root, { input }, ctx) => {
+      const order = orderFromInput(input);
+      validateAsRoute('createOrder', { body: order });
+      return acceptedResult(await ctx.services.orders.createOrder(callerOf(ctx), order));
+    },
   }),
   cancelOrder: t.field({
     type: 'String',
     description: 'Cancels an order; answers its id',
-    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => (await ctx.services.orders.cancelOrder(callerOf(ctx), defined(args) ?? {})).orderId,
+    args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), symbol: t.arg.string({ description: 'Routing hint, checked: an order of another pair is ORDER_NOT_FOUND and stays open' }) },
+    resolve: async (_root, args, ctx) => {
+      validateAsRoute('cancelOrder', { body: args });
+      return (await ctx.services.orders.cancelOrder(callerOf(ctx), defined(args) ?? {})).orderId;
+    },
   }),
 }));
 
@@ -443,6 +455,7 @@ builder.queryField('publicTrades', (t) =>
     description: 'Public: the most recent trades of a symbol, newest first',
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('getPublicTrades', { query: { symbol: args.symbol } });
       const { market, trades } = await ctx.services.orders.recentTrades(args.symbol, args.limit ?? 100);
       return trades.map((p) => publicTradeView(p, market));
     },
@@ -551,13 +564,18 @@ builder.objectFields(ViewerRef, (t) => ({
   balances: t.field({
     type: [Balance],
     args: { subaccountId: t.arg.string() },
-    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances,
+    resolve: async (caller, args, ctx) => {
+      validateAsRoute('listBalances', { query: args });
+      return (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances;
+    },
   }),
   openOrders: t.connection({
     type: Order,
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }), triggerId: t.arg.string({ description: 'Only the orders this trigger placed' }) },
-    resolve: (caller, args, ctx, info) =>
-      connectionFromPage(args, 100, async (page) => {
+    resolve: (caller, args, ctx, info) => {
+      // Page sizes stay the service's to check, as for every connection (docs/api-decisions.md, "Page sizes").
+      validateAsRoute('getOpenOrders', { query: { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId } });
+      return connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
         const r = await ctx.services.orders.listOpenOrders(caller, {
           ...page,
@@ -572,7 +590,8 @@ builder.objectFields(ViewerRef, (t) => ({
           items: r.orders.map((o) => ({ ...orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market), ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}) })),
           nextPageToken: r.nextPageToken,
         };
-      }),
+      });
+    },
   }),
   fills: t.connection(
     {
@@ -589,6 +608,7 @@ builder.objectFields(ViewerRef, (t) => ({
         endTime: t.arg({ type: 'Int64', description: 'Epoch nanoseconds, exclusive' }),
       },
       resolve: async (caller, { first, after, last, before, ...filters }, ctx, info) => {
+        validateAsRoute('getUserTrades', { query: filters });
         // The legs are read, as /v1's includeTransfers, only when the query selects them.
         let transfers: FillLegShape[] = [];
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
@@ -669,14 +689,18 @@ builder.mutationFields((t) => ({
     type: CancelBatchResult,
     description: 'Cancels up to 50 orders, rejecting items one by one; a repeated requestId answers the first result',
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
-    resolve: (_root, { requestId, subaccountId, items }, ctx) =>
-      ctx.services.orders.cancelBatch(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
+    resolve: (_root, { requestId, subaccountId, items }, ctx) => {
+      const body = { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) };
+      validateAsRoute('batchCancelOrders', { body });
+      return ctx.services.orders.cancelBatch(callerOf(ctx), body);
+    },
   }),
   modifyOrder: t.field({
     type: Order,
     description: 'New total quantity (across the lineage, filled included) and/or price of a resting order; a decrease keeps time priority',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('modifyOrder', { body: args });
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
       return orderOf(r.order, r.market);
     },
@@ -686,7 +710,9 @@ builder.mutationFields((t) => ({
     description: 'Replaces the attached risk of an open order, or protects the position of an ended order that filled (as POST /v1/orders/attached-risk)',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), attachedRisk: t.arg({ type: AttachedRisk, required: true }) },
     resolve: async (_root, { attachedRisk, ...names }, ctx) => {
-      const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) });
+      const body = { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) };
+      validateAsRoute('setAttachedRisk', { body });
+      const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), body);
       return {
         orderId: r.order.publicId,
         stopLossTriggerId: r.legTriggers.stopLoss ?? '',
@@ -699,24 +725,27 @@ builder.mutationFields((t) => ({
     type: CreateOrderResult,
     description: 'Replaces an open order with the next generation of its lineage; baseQty is the lineage’s total, filled included (FIX cancel/replace)',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: async (_root, { orderId, clientOrderId, input }, ctx) =>
-      acceptedResult(
-        await ctx.services.orders.replaceOrder(callerOf(ctx), {
-          ...(orderId ? { orderId } : {}),
-          ...(clientOrderId ? { clientOrderId } : {}),
-          ...orderFromInput(input),
-        }),
-      ),
+    resolve: async (_root, { orderId, clientOrderId, input }, ctx) => {
+      const body = { ...(orderId ? { orderId } : {}), ...(clientOrderId ? { clientOrderId } : {}), ...orderFromInput(input) };
+      validateAsRoute('replaceOrder', { body });
+      return acceptedResult(await ctx.services.orders.replaceOrder(callerOf(ctx), body));
+    },
   }),
   cancelAllOrders: t.int({
     description: 'Cancels every open order in scope; answers how many',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), side: t.arg({ type: Side }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.orders.cancelAllOrders(callerOf(ctx), defined(args) ?? {})).canceledCount,
+    resolve: async (_root, args, ctx) => {
+      validateAsRoute('cancelAllOrders', { body: args });
+      return (await ctx.services.orders.cancelAllOrders(callerOf(ctx), defined(args) ?? {})).canceledCount;
+    },
   }),
   cancelAllAfter: t.field({
     type: DeadManSwitch,
     description: 'Dead-man switch: 0 disables, 10..120 seconds arms or refreshes',
     args: { requestId: t.arg.string({ required: true }), timeoutSec: t.arg.int({ required: true }), symbol: t.arg.string(), side: t.arg({ type: Side }), subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number }),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('cancelAllAfter', { body: args });
+      return ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number });
+    },
   }),
 }));

@@ -3,6 +3,7 @@ import { triggerEventView, triggerView, type CreateTriggerInput as CreateTrigger
 import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
+import { validateAsRoute } from '../validate.ts';
 import { FeeAsset, Side, StpMode } from './trading.ts';
 
 type TriggerShape = ReturnType<typeof triggerView>;
@@ -242,6 +243,7 @@ builder.queryFields((t) => ({
       pageToken: t.arg.string(),
     },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('listTriggers', { query: args });
       const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
       return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };
     },
@@ -249,8 +251,9 @@ builder.queryFields((t) => ({
   trigger: t.field({
     type: Trigger,
     args: { triggerId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
-      const r = await ctx.services.orders.getTrigger(callerOf(ctx), defined(args) as { triggerId: string });
+    resolve: async (_root, { triggerId, ...query }, ctx) => {
+      validateAsRoute('getTrigger', { params: { triggerId }, query });
+      const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(query) });
       return triggerView(r.trigger, r.market, r.account);
     },
   }),
@@ -258,8 +261,9 @@ builder.queryFields((t) => ({
     type: TriggerEventPage,
     description: 'A trigger\'s events, newest first (as GET /v1/triggers/{triggerId}/events)',
     args: { triggerId: t.arg.string({ required: true }), eventType: t.arg.string(), subaccountId: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
-      const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), defined(args) as { triggerId: string });
+    resolve: async (_root, { triggerId, ...query }, ctx) => {
+      validateAsRoute('listTriggerEvents', { params: { triggerId }, query });
+      const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), { triggerId, ...defined(query) });
       return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
     },
   }),
@@ -271,7 +275,9 @@ builder.mutationFields((t) => ({
     description: 'A standalone stop-loss or take-profit, funded and armed on acceptance (as POST /v1/triggers)',
     args: { subaccountId: t.arg.string(), trigger: t.arg({ type: TriggerInput, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const r = await ctx.services.orders.createTrigger(callerOf(ctx), deepDefined(args) as CreateTriggerShape);
+      const body = deepDefined(args) as CreateTriggerShape;
+      validateAsRoute('createTrigger', { body });
+      const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
       const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
       return triggerView(got.trigger, got.market, got.account);
     },
@@ -280,6 +286,7 @@ builder.mutationFields((t) => ({
     type: Trigger,
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('cancelTrigger', { body: args });
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -298,6 +305,7 @@ builder.mutationFields((t) => ({
       trailingDistanceBps: t.arg.int(),
     },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('modifyTrigger', { body: args });
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -307,6 +315,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels the live triggers of the account, of one symbol if given, in one job (as POST /v1/triggers/cancel-all)',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), includeAttached: t.arg.boolean({ description: 'Also the legs protecting orders and filled positions (default true)' }) },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('cancelAllTriggers', { body: args });
       const r = await ctx.services.orders.cancelAllTriggers(callerOf(ctx), defined(args) ?? {});
       return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, tsNs: r.tsNs.toString() };
     },
@@ -316,6 +325,7 @@ builder.mutationFields((t) => ({
     description: 'Stops an armed trigger watching prices; its funds stay held',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('pauseTrigger', { body: args });
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -325,6 +335,7 @@ builder.mutationFields((t) => ({
     description: 'Arms a paused trigger again',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
+      validateAsRoute('resumeTrigger', { body: args });
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },

@@ -7,6 +7,7 @@ import type { Whiteboard } from '../../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
+import { validateAsRoute } from '../validate.ts';
 
 /**
  * Whiteboards over GraphQL: the same service calls as /v1 (routes/whiteboards.ts), the same
@@ -142,7 +143,10 @@ builder.objectFields(ViewerRef, (t) => ({
   whiteboard: t.field({
     type: Item,
     args: { boardId: t.arg.string({ required: true }) },
-    resolve: (caller, args, ctx) => ctx.services.whiteboards.getWhiteboard(caller, { boardId: args.boardId }),
+    resolve: (caller, args, ctx) => {
+      validateAsRoute('getWhiteboard', { params: args });
+      return ctx.services.whiteboards.getWhiteboard(caller, { boardId: args.boardId });
+    },
   }),
 }));
 
@@ -187,7 +191,10 @@ builder.mutationFields((t) => ({
     type: Item,
     description: 'Title, audience, default role, archive state (needs canManage)',
     args: { boardId: t.arg.string({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_root, { boardId, input }, ctx) => ctx.services.whiteboards.updateWhiteboard(callerOf(ctx), { ...defined(input), boardId }),
+    resolve: (_root, { boardId, input }, ctx) => {
+      validateAsRoute('updateWhiteboard', { params: { boardId } });
+      return ctx.services.whiteboards.updateWhiteboard(callerOf(ctx), { ...defined(input), boardId });
+    },
   }),
   setWhiteboardMember: t.field({
     type: Item,
@@ -196,17 +203,26 @@ builder.mutationFields((t) => ({
       accountId: t.arg.string({ required: true }),
       role: t.arg({ type: MemberRole, required: true }),
     },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('setWhiteboardMember', { params: { boardId: args.boardId, accountId: args.accountId } });
+      return ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), args);
+    },
   }),
   deleteWhiteboard: t.field({
     type: Deleted,
     description: 'Deletes the board, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
     args: { boardId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.deleteWhiteboard(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('deleteWhiteboard', { params: args });
+      return ctx.services.whiteboards.deleteWhiteboard(callerOf(ctx), args);
+    },
   }),
   removeWhiteboardMember: t.field({
     type: Item,
     args: { boardId: t.arg.string({ required: true }), accountId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.removeWhiteboardMember(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => {
+      validateAsRoute('removeWhiteboardMember', { params: args });
+      return ctx.services.whiteboards.removeWhiteboardMember(callerOf(ctx), args);
+    },
   }),
 }));
