@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FilteredFillsDocument, FilteredTriggersDocument, OpenOrdersOfTriggerDocument } from '../generated/graphql/graphql.ts';
+import { CreateTriggerAcceptedDocument, FilteredFillsDocument, FilteredTriggersDocument, OpenOrdersOfTriggerDocument } from '../generated/graphql/graphql.ts';
 import { api } from '../helpers/auth.ts';
 import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { gtc, ioc, placeOrder, trader } from '../helpers/trading.ts';
+import { gtc, ioc, placeOrder, printTrade, trader } from '../helpers/trading.ts';
 
 /**
  * The read filters test/unit/graphql-parity.test.ts found missing over GraphQL (issue 28):
@@ -74,5 +74,17 @@ describe('GraphQL read filters at parity with /v1', () => {
     const eth = (await api(server.url, 'GET', '/v1/spot/config')).body.markets.find((m: { symbol: string }) => m.symbol === 'ETH-USDC');
     expect(await triggers({ symbolId: btc.symbolId })).toEqual([parent.body.stopLossTriggerId]);
     expect(await triggers({ symbolId: eth.symbolId })).toEqual([]);
+  });
+
+  it('answers createTrigger with what POST /v1/triggers answers: its ids and when it was accepted', async () => {
+    await printTrade(server.url, '30000');
+    const t = await trader(server.url, { BTC: '1' });
+    const created = await gql(server.url, CreateTriggerAcceptedDocument, { trigger: { symbol: 'BTC-USDC', qty: '0.1', clientTriggerId: 'accepted-1', stopLoss: { side: 'SELL', triggerPrice: '29000', child: { marketIoc: {} } } } }, t.auth);
+    expect(created.body.errors).toBeUndefined();
+    const answer = created.body.data!.createTrigger;
+    const rest = await api(server.url, 'GET', `/v1/triggers/${answer.triggerId}`, undefined, t.auth);
+    expect(rest.status).toBe(200);
+    expect(answer).toEqual({ triggerId: rest.body.trigger.triggerId, clientTriggerId: 'accepted-1', acceptedAt: rest.body.trigger.createdAt, acceptedAtTsNs: rest.body.trigger.acceptedAtTsNs });
+    expect(answer.acceptedAtTsNs).toMatch(/^[1-9][0-9]+$/);
   });
 });

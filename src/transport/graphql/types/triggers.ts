@@ -116,6 +116,8 @@ export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
     cancelReason: t.exposeString('cancelReason'),
     failureReason: t.exposeString('failureReason'),
     createdAt: t.exposeString('createdAt'),
+    acceptedAt: t.string({ description: 'When it was accepted (its createdAt), as POST /v1/triggers answers', resolve: (x) => x.createdAt }),
+    acceptedAtTsNs: t.exposeString('acceptedAtTsNs', { description: 'The same instant in epoch nanoseconds' }),
     updatedAt: t.exposeString('updatedAt'),
     armedAt: t.exposeString('armedAt'),
     completedAt: t.exposeString('completedAt'),
