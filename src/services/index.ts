@@ -17,7 +17,7 @@ import { createSubaccountService } from './accounts/index.ts';
 import { createSystemService } from './system.ts';
 import { createTermsService } from './terms.ts';
 import { createWalletAuthService } from './walletAuth.ts';
-import { createWhiteboardService } from './whiteboards.ts';
+import { createWhiteboardService, whiteboardsContext } from './whiteboards/index.ts';
 import { loadMarkets } from './markets.ts';
 import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
 import { DEFAULT_SUBSCRIBER_LIMITS, Publications, type SubscriberLimits } from './publications.ts';
@@ -144,7 +144,7 @@ export async function createServices(deps: ServiceDeps) {
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
     layouts: createLayoutService({ db, clock, pageTokens, limiter }),
     chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix }),
-    whiteboards: createWhiteboardService({ db, clock, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix }),
+    whiteboards: createWhiteboardService(whiteboardsContext({ db, clock, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix })),
   };
 }
 
