@@ -136,14 +136,14 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
     },
 
     /** GET /v1/rate-limits: the public trading catalog (spec 4.9, 2.16). */
-    catalog() {
+    getRateLimitConfig() {
       return { effectiveFrom: TRADING_EFFECTIVE_FROM, policyVersion: TRADING_POLICY_VERSION, rules: tradingCatalog() };
     },
 
     /** GET /v1/trading/rate-limits: the policies that apply to this caller and account. */
-    async effectiveLimits(caller: Caller, subaccountId: string | undefined) {
+    async getTradingRateLimits(caller: Caller, input: { subaccountId?: string }) {
       requirePermission(caller, 'READ');
-      const account = await resolveAccount(db, caller, subaccountId);
+      const account = await resolveAccount(db, caller, input.subaccountId);
       const vipTier = await vipTierOf(caller.rootAccountId);
       const rules: { scope: Scope; policyClass: 'PLACE' | 'CANCEL'; source: 'CATALOG' | 'OVERRIDE'; periodMs: number; quotaWeight: number; burstWeight: number }[] = [];
       for (const name of ['TRADING_PLACE', 'TRADING_CANCEL'] as const) {

@@ -38,7 +38,25 @@ export { MAX_SYNC_DRAWINGS } from './syncDrawings.schema.ts';
 
 type Input<F extends (ctx: ChartContext, caller: Caller, input: never) => unknown> = Parameters<F>[2];
 
-/** The chart operations, keyed by their operationId (the /v1 route table's names). */
+/**
+ * The chart operations, keyed by their operationId (the /v1 route table's names). Building
+ * the table only closes over the context, so the operation names can be read without one.
+ */
+export function chartOperations(ctx: ChartContext) {
+  return {
+    upsertLayer: (caller: Caller, input: Input<typeof upsertLayer>) => upsertLayer(ctx, caller, input),
+    listLayers: (caller: Caller, input: Input<typeof listLayers>) => listLayers(ctx, caller, input),
+    getLayer: (caller: Caller, input: Input<typeof getLayer>) => getLayer(ctx, caller, input),
+    deleteLayer: (caller: Caller, input: Input<typeof deleteLayer>) => deleteLayer(ctx, caller, input),
+    listDrawings: (caller: Caller, input: Input<typeof listDrawings>) => listDrawings(ctx, caller, input),
+    upsertDrawing: (caller: Caller, input: Input<typeof upsertDrawing>) => upsertDrawing(ctx, caller, input),
+    syncDrawings: (caller: Caller, input: Input<typeof syncDrawings>) => syncDrawings(ctx, caller, input),
+    getDrawing: (caller: Caller, input: Input<typeof getDrawing>) => getDrawing(ctx, caller, input),
+    deleteDrawing: (caller: Caller, input: Input<typeof deleteDrawing>) => deleteDrawing(ctx, caller, input),
+  };
+}
+
+/** The chart service: its operations and the stream of committed layer changes. */
 export function createChartService(deps: {
   db: Db;
   clock: Clock;
@@ -59,15 +77,7 @@ export function createChartService(deps: {
     topicPrefix: deps.topicPrefix,
   };
   return {
-    upsertLayer: (caller: Caller, input: Input<typeof upsertLayer>) => upsertLayer(ctx, caller, input),
-    listLayers: (caller: Caller, input: Input<typeof listLayers>) => listLayers(ctx, caller, input),
-    getLayer: (caller: Caller, input: Input<typeof getLayer>) => getLayer(ctx, caller, input),
-    deleteLayer: (caller: Caller, input: Input<typeof deleteLayer>) => deleteLayer(ctx, caller, input),
-    listDrawings: (caller: Caller, input: Input<typeof listDrawings>) => listDrawings(ctx, caller, input),
-    upsertDrawing: (caller: Caller, input: Input<typeof upsertDrawing>) => upsertDrawing(ctx, caller, input),
-    syncDrawings: (caller: Caller, input: Input<typeof syncDrawings>) => syncDrawings(ctx, caller, input),
-    getDrawing: (caller: Caller, input: Input<typeof getDrawing>) => getDrawing(ctx, caller, input),
-    deleteDrawing: (caller: Caller, input: Input<typeof deleteDrawing>) => deleteDrawing(ctx, caller, input),
+    ...chartOperations(ctx),
     /** `chartLayerChanges`: committed changes of the caller's layers and drawings (all markets, or one). */
     subscribeChartLayerChanges(caller: Caller, engineSymbolId?: number): AsyncIterableIterator<ChartLayerEvent> {
       const own = owner(caller);

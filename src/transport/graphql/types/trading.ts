@@ -391,7 +391,7 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
-      const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
+      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? 50);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
@@ -442,7 +442,7 @@ builder.queryField('publicTrades', (t) =>
     description: 'Public: the most recent trades of a symbol, newest first',
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
-      const { market, trades } = await ctx.services.orders.recentTrades(args.symbol, args.limit ?? 100);
+      const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? 100);
       return trades.map((p) => publicTradeView(p, market));
     },
   }),
@@ -558,7 +558,7 @@ builder.objectFields(ViewerRef, (t) => ({
     resolve: (caller, args, ctx, info) =>
       connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
-        const r = await ctx.services.orders.listOpenOrders(caller, {
+        const r = await ctx.services.orders.getOpenOrders(caller, {
           ...page,
           includeAttachedRisk: withRisk,
           includeAttachedRiskState: withRisk,
@@ -577,7 +577,7 @@ builder.objectFields(ViewerRef, (t) => ({
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), orderId: t.arg.string(), lineageId: t.arg.string() },
     resolve: (caller, args, ctx) =>
       connectionFromPage(args, 100, async (page) => {
-        const r = await ctx.services.orders.listTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
+        const r = await ctx.services.orders.getUserTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
         return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
       }),
   }),
@@ -588,7 +588,7 @@ const Violation = builder.objectRef<ViolationShape>('Violation').implement({
 });
 
 /** The service's answer, which REST sends as it is. */
-type CancelBatchShape = Awaited<ReturnType<OrdersService['cancelBatch']>>;
+type CancelBatchShape = Awaited<ReturnType<OrdersService['batchCancelOrders']>>;
 type BatchItemErrorShape = Extract<CancelBatchShape['results'][number], { status: 'REJECTED' }>['error'];
 type BatchItemShape = { orderId: string; clientOrderId?: string; status: string; code?: string; error?: BatchItemErrorShape };
 
@@ -646,7 +646,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels up to 50 orders, rejecting items one by one; a repeated requestId answers the first result',
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
     resolve: (_root, { requestId, subaccountId, items }, ctx) =>
-      ctx.services.orders.cancelBatch(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
+      ctx.services.orders.batchCancelOrders(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
   }),
   modifyOrder: t.field({
     type: Order,
