@@ -1,11 +1,12 @@
-import type { ErrorKey } from './errors.ts';
+import { ApiError, type ApiErrorOptions, type ErrorKey } from './errors.ts';
 
 /**
  * Every code the service answers, REST (`code` of the problem body) and GraphQL
  * (`extensions.code`) alike, with its key (so its HTTP status) and when it is given.
  * ApiErrorOptions takes only these codes, so a code the catalogue does not list does
  * not compile; docs/api-decisions.md ("Error codes") lists them for clients, and
- * test/unit/error-catalogue.test.ts keeps the three in step.
+ * test/unit/error-catalogue.test.ts keeps the three in step. New code creates errors
+ * with `errors` below, one factory per code.
  *
  * Not here: Fastify's FST_* codes, and the codes of pg, Prisma, Node and ioredis errors,
  * which the service matches and translates but never answers; ledger transfer codes
@@ -176,3 +177,23 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { key: ErrorKey; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** An error built by its code's factory: the compiler knows its code and its key. */
+export type CataloguedError<C extends ErrorCode> = ApiError & { readonly code: C; readonly key: (typeof ERROR_CATALOGUE)[C]['key'] };
+
+export type ErrorFactory<C extends ErrorCode> = (detail: string, options?: Omit<ApiErrorOptions, 'code'>) => CataloguedError<C>;
+
+function factory<C extends ErrorCode>(code: C): ErrorFactory<C> {
+  const { key } = ERROR_CATALOGUE[code];
+  // The constructor types code and key as their unions; this pair is the catalogue's own.
+  return (detail, options = {}) => new ApiError(key, detail, { ...options, code }) as CataloguedError<C>;
+}
+
+/**
+ * The way new code creates an error: `throw errors.ORDER_NOT_FOUND('no open order has this
+ * id')`, with violations, extensions or headers as the second argument. The key (so the
+ * status) comes from the catalogue, so a site cannot pair a code with another status.
+ */
+export const errors = Object.freeze(Object.fromEntries((Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => [code, factory(code)]))) as {
+  readonly [C in ErrorCode]: ErrorFactory<C>;
+};
