@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
   BAD_REQUEST: { key: 'invalid-argument', when: 'The generic 400: a request field is missing, mistyped or out of range; `violations` names each field (fieldPath, ruleId), so fix those and resend.' },
   UNAUTHENTICATED: { key: 'unauthenticated', when: 'The generic 401: the caller could not be identified (also what a graphql-ws socket answers once its credentials stop being valid); sign in or sign the request again.' },
   PERMISSION_DENIED: { key: 'permission-denied', when: 'The generic 403: the caller is known but may not do this (every site names a more precise code today).' },
-  NOT_FOUND: { key: 'not-found', when: 'The generic 404: a resource named by the request does not exist or is not visible to the caller.' },
+  NOT_FOUND: { key: 'not-found', when: 'The generic 404: a resource named by the request does not exist or is not visible to the caller (every site names a more precise code today).' },
   METHOD_NOT_ALLOWED: { key: 'method-not-allowed', when: 'The generic 405; no operation answers it today: a path called with a method it does not serve gets 404 ROUTE_NOT_FOUND.' },
   REQUEST_TIMEOUT: { key: 'request-timeout', when: 'The generic 408: the request’s headers or body did not arrive within the server’s deadlines; the connection is closed.' },
   CONFLICT: { key: 'conflict', when: 'The generic 409: the request conflicts with the resource’s current state (every site names a more precise code today).' },
@@ -100,7 +100,7 @@ export const ERROR_CATALOGUE = {
 
   // Event streams (GraphQL subscriptions, server-sent events).
   STREAM_RESUME_TOO_OLD: { key: 'invalid-argument', when: 'A subscription’s `after` is older than the journal keeps; read the current state, then subscribe without `after`.' },
-  SUBSCRIBER_TOO_SLOW: { key: 'unavailable', when: 'A subscription ends because its client fell too far behind (SUBSCRIBER_MAX_PENDING_*); reconnect and resume with `after`.' },
+  SUBSCRIBER_TOO_SLOW: { key: 'rate-limit-exceeded', when: 'A subscription ends because its client fell too far behind (SUBSCRIBER_MAX_PENDING_*); reconnect and resume with `after`.' },
   RESYNC_REQUIRED: { key: 'unavailable', when: 'A subscription ends because events of its stream may have been missed; reload the state and subscribe again.' },
   STREAM_CONNECTIONS_PER_IP: { key: 'rate-limit-exceeded', when: 'Too many graphql-ws sockets and server-sent-event streams are open from this client address (STREAM_CONNECTIONS_PER_IP); close some.' },
   STREAM_CONNECTIONS_PER_CREDENTIAL: { key: 'rate-limit-exceeded', when: 'Too many streaming connections are open for this API key or session (STREAM_CONNECTIONS_PER_CREDENTIAL); close some.' },
