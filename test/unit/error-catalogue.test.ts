@@ -5,6 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ERROR_CATALOGUE, errors, type ErrorCode } from '../../src/domain/errorCatalogue.ts';
 import { ApiError, ERROR_KEYS, type ErrorKey } from '../../src/domain/errors.ts';
 import { TransferCode } from '../../src/generated/prisma/enums.ts';
+import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
 
 /**
  * Errors once (issue 28): the catalogue, docs/api-decisions.md ("Error codes") and the code
@@ -180,3 +181,23 @@ describe('error factories', () => {
     expect(errors.THING_NOT_FOUND).toBeUndefined();
   });
 });
+
+describe('error responses of /v1/openapi.json', () => {
+  it('list as x-codes the catalogue codes of their status, each with its sentence', async () => {
+    const doc = await openApiDocument();
+    const statusOf = new Map<string, number>();
+    for (const pathItem of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)) {
+      for (const op of Object.values(pathItem)) {
+        for (const [status, r] of Object.entries(op.responses)) if (r.$ref) statusOf.set(r.$ref.split('/').pop() as string, Number(status));
+      }
+    }
+    const responses = (doc.components as { responses: Record<string, { 'x-codes': { code: string; description: string }[] }> }).responses;
+    expect([...statusOf.values()].sort()).toEqual([400, 401, 403, 404, 409, 413, 415, 429, 503]);
+    for (const [name, status] of statusOf) {
+      const expected = codes.filter((c) => ERROR_KEYS[ERROR_CATALOGUE[c].key].status === status).map((code) => ({ code, description: ERROR_CATALOGUE[code].when }));
+      expect(responses[name]?.['x-codes'], name).toEqual(expected);
+    }
+    expect(responses.InvalidArgument?.['x-codes'].map((c) => c.code)).toContain('UNKNOWN_SYMBOL');
+  });
+});
+
