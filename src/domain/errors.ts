@@ -74,7 +74,3 @@ export function invalidArgument(fieldPath: string, message: string, ruleId: stri
     ...(code ? { code } : {}),
   });
 }
-
-export function notFound(what: string, code: ErrorCode = 'NOT_FOUND'): ApiError {
-  return new ApiError('not-found', `${what} not found`, { code });
-}

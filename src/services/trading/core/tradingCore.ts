@@ -1,3 +1,4 @@
+import { errors } from '../../../domain/errorCatalogue.ts';
 import { ApiError, invalidArgument } from '../../../domain/errors.ts';
 import { newPublicId } from '../../../domain/ids.ts';
 import type { MatchEvent, OrderBook, PlaceOrder, TradeEvent } from '../../../domain/matching/index.ts';
@@ -214,11 +215,9 @@ export class TradingCore {
         if (delta < 0n) this.balances.hold(ws, ref, -delta);
         live.heldE18 -= delta;
         this.applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
-        return {
-          refused: new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
-            code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
-          }),
-        };
+        // The catalogue gives each code its status: an order the book no longer holds is a 404.
+        const code = rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason;
+        return { refused: errors[code](`modify refused: ${rejected.reason}`) as ApiError };
       }
       if (newTotal !== undefined) live.origQty = newTotal;
       if (newPrice !== undefined) live.price = newPrice;
