@@ -85,7 +85,10 @@ export async function openSharedStore(
   const command = new Redis(config.url, redisOptions);
   command.defineCommand('chargeBuckets', { lua: CHARGE_BUCKETS_LUA });
   const publisher = new Redis(config.url, redisOptions);
-  const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true });
+  // The event bus subscribes again on every 'ready' itself; ioredis's own resubscription
+  // leaves its promise unhandled, so a connection closed just after reconnecting rejected
+  // it with nobody listening ("Connection is closed" failed a CI run).
+  const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
   for (const c of [command, publisher, subscriber]) c.on('error', () => undefined);
   // Start-up waits a moment for Redis but never fails on it: with Redis away the service
   // still serves reads, and mutations answer 503 until it is back.

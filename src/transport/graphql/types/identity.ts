@@ -157,7 +157,7 @@ builder.mutationFields((t) => ({
     args: { address: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => {
       validateAsRoute('createWalletNonce', { body: args });
-      return ctx.services.walletAuth.createNonce(args, { clientIp: clientIpOf(ctx) });
+      return ctx.services.walletAuth.createWalletNonce(args, { clientIp: clientIpOf(ctx) });
     },
   }),
   walletLogin: t.field({
@@ -169,7 +169,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       validateAsRoute('walletLogin', { body: args });
-      return ctx.services.walletAuth.login(args, { clientIp: clientIpOf(ctx) });
+      return ctx.services.walletAuth.walletLogin(args, { clientIp: clientIpOf(ctx) });
     },
   }),
   logout: t.boolean({

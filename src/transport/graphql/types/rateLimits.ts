@@ -55,13 +55,13 @@ const Effective = builder
   });
 
 builder.queryFields((t) => ({
-  rateLimits: t.field({ type: Catalog, resolve: (_root, _args, ctx) => ctx.services.limiter.catalog() }),
+  rateLimits: t.field({ type: Catalog, resolve: (_root, _args, ctx) => ctx.services.limiter.getRateLimitConfig() }),
   tradingRateLimits: t.field({
     type: Effective,
     args: { subaccountId: t.arg.string() },
     resolve: (_root, args, ctx) => {
       validateAsRoute('getTradingRateLimits', { query: args });
-      return ctx.services.limiter.effectiveLimits(callerOf(ctx), args.subaccountId ?? undefined);
+      return ctx.services.limiter.getTradingRateLimits(callerOf(ctx), { subaccountId: args.subaccountId ?? undefined });
     },
   }),
 }));

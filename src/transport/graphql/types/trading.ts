@@ -11,13 +11,9 @@ import {
   spotConfigView,
   spotMarketView,
   tradeView,
-  type BookDeltaPayload,
   type CreateOrderInput as CreateOrderInputShape,
-  type FillPayload,
-  type OrderEventPayload,
   type OrderLike,
   type OrdersService,
-  type PublicTradePayload,
 } from '../../../services/trading/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -397,7 +393,7 @@ builder.queryFields((t) => ({
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
       validateAsRoute('getOrderBook', { query: args });
-      const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
+      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? 50);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
@@ -456,7 +452,7 @@ builder.queryField('publicTrades', (t) =>
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
       validateAsRoute('getPublicTrades', { query: { symbol: args.symbol } });
-      const { market, trades } = await ctx.services.orders.recentTrades(args.symbol, args.limit ?? 100);
+      const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? 100);
       return trades.map((p) => publicTradeView(p, market));
     },
   }),
@@ -468,8 +464,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: changed price levels of a symbol after each durable batch, with sequence numbers',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'book')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as BookDeltaPayload;
+    resolve: (p, _args, ctx) => {
       const market = ctx.services.markets.market(p.symbol) as Market;
       const view = (l: { price: bigint; qty: bigint }) => levelView(l, market);
       return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
@@ -480,10 +475,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: every trade of a symbol after it is durable',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'trades')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as PublicTradePayload;
-      return publicTradeView(p, ctx.services.markets.market(p.symbol) as Market);
-    },
+    resolve: (p, _args, ctx) => publicTradeView(p, ctx.services.markets.market(p.symbol) as Market),
   }),
   orderUpdates: t.field({
     type: Order,
@@ -491,10 +483,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: async (payload, _args, ctx) => {
-      const p = payload as OrderEventPayload;
-      return { ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
-    },
+    resolve: async (p, _args, ctx) => ({ ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence }),
   }),
   fills: t.field({
     type: Fill,
@@ -502,10 +491,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as FillPayload;
-      return { ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence };
-    },
+    resolve: (p, _args, ctx) => ({ ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
   }),
 }));
 
@@ -556,7 +542,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every update after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'balances', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload) => payload as BalanceEventPayload,
+    resolve: (payload) => payload,
   }),
 }));
 
@@ -577,7 +563,7 @@ builder.objectFields(ViewerRef, (t) => ({
       validateAsRoute('getOpenOrders', { query: { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId } });
       return connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
-        const r = await ctx.services.orders.listOpenOrders(caller, {
+        const r = await ctx.services.orders.getOpenOrders(caller, {
           ...page,
           includeAttachedRisk: withRisk,
           includeAttachedRiskState: withRisk,
@@ -612,7 +598,7 @@ builder.objectFields(ViewerRef, (t) => ({
         // The legs are read, as /v1's includeTransfers, only when the query selects them.
         let transfers: FillLegShape[] = [];
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
-          const r = await ctx.services.orders.listTrades(caller, { ...page, ...defined(filters), ...(selects(info, 'transfers') ? { includeTransfers: true } : {}) });
+          const r = await ctx.services.orders.getUserTrades(caller, { ...page, ...defined(filters), ...(selects(info, 'transfers') ? { includeTransfers: true } : {}) });
           transfers = r.transfers;
           return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
         });
@@ -632,7 +618,7 @@ const Violation = builder.objectRef<ViolationShape>('Violation').implement({
 });
 
 /** The service's answer, which REST sends as it is. */
-type CancelBatchShape = Awaited<ReturnType<OrdersService['cancelBatch']>>;
+type CancelBatchShape = Awaited<ReturnType<OrdersService['batchCancelOrders']>>;
 type BatchItemErrorShape = Extract<CancelBatchShape['results'][number], { status: 'REJECTED' }>['error'];
 type BatchItemShape = { orderId: string; clientOrderId?: string; status: string; code?: string; error?: BatchItemErrorShape };
 
@@ -692,7 +678,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { requestId, subaccountId, items }, ctx) => {
       const body = { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) };
       validateAsRoute('batchCancelOrders', { body });
-      return ctx.services.orders.cancelBatch(callerOf(ctx), body);
+      return ctx.services.orders.batchCancelOrders(callerOf(ctx), body);
     },
   }),
   modifyOrder: t.field({
