@@ -51,7 +51,8 @@ export type Step =
   | { k: 'deposit'; amount: number; settle: boolean }
   | { k: 'dropDeposit'; i: number }
   | { k: 'toTrading'; part: number }
-  | { k: 'external' | 'toY' | 'yOut'; part: number }
+  | { k: 'external' | 'toY'; part: number; pull: boolean }
+  | { k: 'yOut'; part: number }
   | { k: 'tradeOut'; part: number; route: 'external' | 'toY' }
   | { k: 'reject' | 'dropWithdraw' | 'cancel'; i: number }
   | { k: 'finality' }
@@ -149,7 +150,7 @@ export class ChainModel {
         return this.toTrading(w, s.part);
       case 'external':
       case 'toY':
-        return this.outOfX(w, s.k, s.part);
+        return this.outOfX(w, s.k, s.part, s.pull);
       case 'yOut':
         return this.yOut(w, s.part);
       case 'tradeOut':
@@ -258,11 +259,13 @@ export class ChainModel {
   }
 
   /**
-   * X's USDC off the account, `part` % of its Trading: the answer is known from the
+   * X's USDC off the account, `part` % of its Trading (with `pull`, all its Funding moved
+   * there first, credited deposits included): the answer is known from the
    * balances and the credits read before (a credit landing meanwhile adds as much to Funding
    * as to the lock), bounded by the lock at the request's start and at its answer.
    */
-  private async outOfX(w: World, route: 'external' | 'toY', part: number): Promise<void> {
+  private async outOfX(w: World, route: 'external' | 'toY', part: number, pull: boolean): Promise<void> {
+    if (pull) await this.toTrading(w, 100);
     const before = await this.snapshot(w);
     const trading = bal(before.x, 'TRADING', USDC).available;
     const funding = bal(before.x, 'FUNDING', USDC).available;
@@ -455,8 +458,8 @@ export function stepArbitrary(weights: Weights): fc.Arbitrary<Step> {
     { arbitrary: fc.record({ k: fc.constant('deposit' as const), amount: fc.integer({ min: 5, max: 200 }), settle: fc.boolean() }), weight: weights.deposit },
     { arbitrary: fc.record({ k: fc.constant('dropDeposit' as const), i: fc.nat() }), weight: weights.dropDeposit },
     { arbitrary: fc.record({ k: fc.constant('toTrading' as const), part: fc.integer({ min: 30, max: 100 }) }), weight: weights.toTrading },
-    { arbitrary: fc.record({ k: fc.constant('external' as const), part }), weight: weights.external },
-    { arbitrary: fc.record({ k: fc.constant('toY' as const), part }), weight: weights.toY },
+    { arbitrary: fc.record({ k: fc.constant('external' as const), part, pull: fc.boolean() }), weight: weights.external },
+    { arbitrary: fc.record({ k: fc.constant('toY' as const), part, pull: fc.boolean() }), weight: weights.toY },
     { arbitrary: fc.record({ k: fc.constant('yOut' as const), part }), weight: weights.yOut },
     { arbitrary: fc.record({ k: fc.constant('tradeOut' as const), part, route: fc.constantFrom('external' as const, 'toY' as const) }), weight: weights.tradeOut },
     { arbitrary: fc.record({ k: fc.constant('reject' as const), i: fc.nat() }), weight: weights.reject },
@@ -482,17 +485,38 @@ export const LOCK_EXAMPLE: { initial: number; steps: Step[] } = {
   steps: [
     { k: 'deposit', amount: 100, settle: true },
     { k: 'toTrading', part: 100 },
-    { k: 'external', part: 90 },
+    { k: 'external', part: 90, pull: false },
     { k: 'tradeOut', part: 60, route: 'toY' },
-    { k: 'toY', part: 50 },
+    { k: 'toY', part: 50, pull: false },
     { k: 'finality' },
-    { k: 'external', part: 30 },
+    { k: 'external', part: 30, pull: false },
     { k: 'tradeOut', part: 40, route: 'external' },
-    { k: 'toY', part: 20 },
+    { k: 'toY', part: 20, pull: false },
     { k: 'yOut', part: 50 },
     { k: 'deposit', amount: 80, settle: true },
     { k: 'restart', point: 'withdraw', delayMs: 0 },
-    { k: 'external', part: 100 },
+    { k: 'external', part: 100, pull: false },
+    { k: 'cancel', i: 0 },
+  ],
+};
+
+/**
+ * The same for a server whose clock cannot be skipped (a child process): no wait for
+ * finality; 20 final USDC beside the deposit move out while the rest stays locked, then
+ * SIGKILLs at the credit of a new deposit and at a withdrawal's acceptance.
+ */
+export const KILL_EXAMPLE: { initial: number; steps: Step[] } = {
+  initial: 20,
+  steps: [
+    { k: 'deposit', amount: 100, settle: true },
+    { k: 'toTrading', part: 100 },
+    { k: 'external', part: 90, pull: false },
+    { k: 'toY', part: 50, pull: false },
+    { k: 'external', part: 10, pull: false },
+    { k: 'tradeOut', part: 4, route: 'toY' },
+    { k: 'restart', point: 'deposit', delayMs: 1200 },
+    { k: 'restart', point: 'withdraw', delayMs: 0 },
+    { k: 'dropDeposit', i: 1 },
     { k: 'cancel', i: 0 },
   ],
 };
