@@ -12,14 +12,47 @@ async function sources(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** Every relative import of every source file, resolved to a path under src/. */
+/**
+ * Every relative import of every source file (static, type-only, re-export, side-effect and
+ * dynamic), resolved to a path under src/.
+ */
 async function imports(): Promise<{ file: string; target: string }[]> {
   const out: { file: string; target: string }[] = [];
   for (const file of await sources(src)) {
     const text = await readFile(file, 'utf8');
-    for (const m of text.matchAll(/from '(\.[^']+)'/g)) out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), m[1] as string)) });
+    for (const m of text.matchAll(/(?:from|import|import\()\s*'(\.[^']+)'/g)) {
+      out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), m[1] as string)) });
+    }
   }
   return out;
+}
+
+/** One import cycle of the graph as the files along it, first file repeated at the end; undefined when there is none. */
+function findCycle(edges: { file: string; target: string }[]): string[] | undefined {
+  const next = new Map<string, string[]>();
+  for (const { file, target } of edges) next.set(file, [...(next.get(file) ?? []), target]);
+  const done = new Set<string>();
+  const trail: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string): string[] | undefined => {
+    if (onPath.has(file)) return [...trail.slice(trail.indexOf(file)), file];
+    if (done.has(file)) return undefined;
+    trail.push(file);
+    onPath.add(file);
+    for (const target of next.get(file) ?? []) {
+      const cycle = visit(target);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    onPath.delete(file);
+    done.add(file);
+    return undefined;
+  };
+  for (const file of next.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return undefined;
 }
 
 describe('layering', () => {
@@ -30,6 +63,21 @@ describe('layering', () => {
 
   it('the domain layer imports nothing from infra, services or transport', async () => {
     const breaches = (await imports()).filter(({ file, target }) => file.startsWith('domain/') && /^(infra|services|transport|auth)\//.test(target));
+    expect(breaches).toEqual([]);
+  });
+
+  it('no import cycle between source files, type-only imports included: each module can be read, loaded and moved on its own', async () => {
+    expect(findCycle([{ file: 'a.ts', target: 'b.ts' }, { file: 'b.ts', target: 'c.ts' }, { file: 'c.ts', target: 'b.ts' }])).toEqual(['b.ts', 'c.ts', 'b.ts']);
+    expect(findCycle(await imports())).toBeUndefined();
+  });
+
+  it('GraphQL imports nothing from REST: what both transports share lives beside them in transport/', async () => {
+    const breaches = (await imports()).filter(({ file, target }) => file.startsWith('transport/graphql/') && target.startsWith('transport/rest/'));
+    expect(breaches).toEqual([]);
+  });
+
+  it('REST imports nothing from infra: routes reach the database and Redis only through services', async () => {
+    const breaches = (await imports()).filter(({ file, target }) => file.startsWith('transport/rest/') && target.startsWith('infra/'));
     expect(breaches).toEqual([]);
   });
 });

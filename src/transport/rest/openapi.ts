@@ -1,5 +1,5 @@
 import type { RouteSpec } from './route.ts';
-import { PROBLEM_CONTENT_TYPE } from './problem.ts';
+import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 
 /**
  * Everything /v1/openapi.json says beyond the request and response schemas is derived here
