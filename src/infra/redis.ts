@@ -53,6 +53,8 @@ export interface SharedStore {
   chargeBuckets(charges: BucketCharge[], claim?: SignatureClaim): Promise<AdmitOutcome>;
   /** Whether the store answers now (false while Redis is away: callers need not wait for a timeout). */
   readonly available: boolean;
+  /** While Redis does not answer, the last error of its command connection (what start-up tells the person). */
+  readonly connectionError?: Error;
   close(): Promise<void>;
 }
 
@@ -86,7 +88,9 @@ export async function openSharedStore(
   command.defineCommand('chargeBuckets', { lua: CHARGE_BUCKETS_LUA });
   const publisher = new Redis(config.url, redisOptions);
   const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true });
-  for (const c of [command, publisher, subscriber]) c.on('error', () => undefined);
+  let connectionError: Error | undefined;
+  command.on('error', (err: Error) => (connectionError = err));
+  for (const c of [publisher, subscriber]) c.on('error', () => undefined);
   // Start-up waits a moment for Redis but never fails on it: with Redis away the service
   // still serves reads, and mutations answer 503 until it is back.
   await readyWithin([command, publisher, subscriber], options.connectWaitMs ?? 2_000);
@@ -104,6 +108,9 @@ export async function openSharedStore(
     events,
     get available() {
       return command.status === 'ready';
+    },
+    get connectionError() {
+      return command.status === 'ready' ? undefined : connectionError;
     },
     async ping() {
       await command.ping();
