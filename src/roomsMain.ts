@@ -7,7 +7,7 @@ import { openDatabase } from './infra/database.ts';
 import { openSharedStore } from './infra/redis.ts';
 import { PageTokens } from './services/pageTokens.ts';
 import { createRateLimiter } from './services/rateLimits.ts';
-import { createWhiteboardService } from './services/whiteboards.ts';
+import { createWhiteboardService, whiteboardsContext } from './services/whiteboards/index.ts';
 import { createCollab } from './transport/collab/server.ts';
 import { createLogger } from './transport/http.ts';
 import { exitOnStartupFailure, sharedStoreWarning } from './startupFailure.ts';
@@ -25,16 +25,18 @@ const clock = systemClock();
 const database = await openDatabase(config.database).catch(exitOnStartupFailure(config));
 const store = await openSharedStore(config.redis, { commandTimeoutMs: config.rateLimitTimeoutMs });
 const db = database.prisma;
-const whiteboards = createWhiteboardService({
-  db,
-  clock,
-  // Rooms never page; the service wants a key all the same.
-  pageTokens: new PageTokens(config.pageTokenSecret ?? randomBytes(32).toString('hex')),
-  // Rooms never mutate boards' metadata either; the service wants a limiter all the same.
-  limiter: createRateLimiter({ db, store }),
-  events: store.events,
-  topicPrefix: store.keyPrefix,
-});
+const whiteboards = createWhiteboardService(
+  whiteboardsContext({
+    db,
+    clock,
+    // Rooms never page; the service wants a key all the same.
+    pageTokens: new PageTokens(config.pageTokenSecret ?? randomBytes(32).toString('hex')),
+    // Rooms never mutate boards' metadata either; the service wants a limiter all the same.
+    limiter: createRateLimiter({ db, store }),
+    events: store.events,
+    topicPrefix: store.keyPrefix,
+  }),
+);
 const collab = createCollab({
   whiteboards,
   authenticator: createAuthenticator({ db, store, clock }),

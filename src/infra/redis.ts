@@ -87,7 +87,10 @@ export async function openSharedStore(
   const command = new Redis(config.url, redisOptions);
   command.defineCommand('chargeBuckets', { lua: CHARGE_BUCKETS_LUA });
   const publisher = new Redis(config.url, redisOptions);
-  const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true });
+  // The event bus subscribes again on every 'ready' itself; ioredis's own resubscription
+  // leaves its promise unhandled, so a connection closed just after reconnecting rejected
+  // it with nobody listening ("Connection is closed" failed a CI run).
+  const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
   let connectionError: Error | undefined;
   command.on('error', (err: Error) => (connectionError = err));
   for (const c of [publisher, subscriber]) c.on('error', () => undefined);

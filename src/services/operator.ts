@@ -45,7 +45,7 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter; engi
     checkReferences: () => checkReferences(db),
 
     /** The parked trading journal entries (docs/scaling.md, "Quarantine"), with the public ids of the accounts each touches. */
-    async quarantinedEntries() {
+    async listQuarantinedEntries() {
       const parked = engine.quarantined;
       const ids = [...new Set(parked.flatMap((e) => e.accountIds))];
       const accounts = await db.account.findMany({ where: { id: { in: ids } }, select: { id: true, publicId: true } });
@@ -54,7 +54,7 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter; engi
     },
 
     /** Projects a parked entry and those behind it, once what made it fail is fixed. */
-    reapplyQuarantined: (seq: bigint) => engine.reapplyQuarantined(seq),
+    reapplyQuarantinedEntry: (seq: bigint) => engine.reapplyQuarantined(seq),
 
     async putRateLimitOverride(input: OverrideInput) {
       for (const field of ['quotaWeight', 'periodMs', 'burstWeight'] as const) {

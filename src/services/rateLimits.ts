@@ -132,42 +132,18 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
       if (outcome.admitted) return;
       if ('replayed' in outcome) throw replayedRequest();
       const rejected = buckets[outcome.rejectedIndex] as (typeof buckets)[number];
-      const retryAfterMs = Math.ceil(outcome.retryAfterUs / 1000);
-      const retryAfterSec = Math.ceil(retryAfterMs / 1000);
-      throw new ApiError('rate-limit-exceeded', `${pool.name} quota exhausted for ${rejected.scope}; retry in ${retryAfterMs} ms`, {
-        code: 'RATE_LIMIT_EXCEEDED',
-        headers: {
-          'RateLimit-Limit': String(rejected.policy.burst),
-          'RateLimit-Remaining': String(outcome.remaining),
-          'RateLimit-Reset': String(retryAfterSec),
-          'Retry-After': String(retryAfterSec),
-          'X-Service-RateLimit-Policy-Version': POLICY_VERSION,
-        },
-        extensions: {
-          rate_limit: {
-            reason: 'QUOTA_EXCEEDED',
-            limit: String(rejected.policy.burst),
-            remaining: String(outcome.remaining),
-            retry_after_ms: String(retryAfterMs),
-            policy_version: POLICY_VERSION,
-            operation_id: operationId,
-            policy_class: pool.name,
-            scope: rejected.scope,
-            refill_model: 'CONTINUOUS',
-          },
-        },
-      });
+      throw quotaExceeded(operationId, pool.name, rejected, outcome);
     },
 
     /** GET /v1/rate-limits: the public trading catalog (spec 4.9, 2.16). */
-    catalog() {
+    getRateLimitConfig() {
       return { effectiveFrom: TRADING_EFFECTIVE_FROM, policyVersion: TRADING_POLICY_VERSION, rules: tradingCatalog() };
     },
 
     /** GET /v1/trading/rate-limits: the policies that apply to this caller and account. */
-    async effectiveLimits(caller: Caller, subaccountId: string | undefined) {
+    async getTradingRateLimits(caller: Caller, input: { subaccountId?: string }) {
       requirePermission(caller, 'READ');
-      const account = await resolveAccount(db, caller, subaccountId);
+      const account = await resolveAccount(db, caller, input.subaccountId);
       const vipTier = await vipTierOf(caller.rootAccountId);
       const rules: { scope: Scope; policyClass: 'PLACE' | 'CANCEL'; source: 'CATALOG' | 'OVERRIDE'; periodMs: number; quotaWeight: number; burstWeight: number }[] = [];
       for (const name of ['TRADING_PLACE', 'TRADING_CANCEL'] as const) {
@@ -194,3 +170,32 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** The 429 of spec 7.1, naming the bucket that ran out. */
+function quotaExceeded(operationId: OperationId, policyClass: PoolName, rejected: { scope: Scope; policy: BucketPolicy }, outcome: { remaining: number; retryAfterUs: number }) {
+  const retryAfterMs = Math.ceil(outcome.retryAfterUs / 1000);
+  const retryAfterSec = Math.ceil(retryAfterMs / 1000);
+  return new ApiError('rate-limit-exceeded', `${policyClass} quota exhausted for ${rejected.scope}; retry in ${retryAfterMs} ms`, {
+    code: 'RATE_LIMIT_EXCEEDED',
+    headers: {
+      'RateLimit-Limit': String(rejected.policy.burst),
+      'RateLimit-Remaining': String(outcome.remaining),
+      'RateLimit-Reset': String(retryAfterSec),
+      'Retry-After': String(retryAfterSec),
+      'X-Service-RateLimit-Policy-Version': POLICY_VERSION,
+    },
+    extensions: {
+      rate_limit: {
+        reason: 'QUOTA_EXCEEDED',
+        limit: String(rejected.policy.burst),
+        remaining: String(outcome.remaining),
+        retry_after_ms: String(retryAfterMs),
+        policy_version: POLICY_VERSION,
+        operation_id: operationId,
+        policy_class: policyClass,
+        scope: rejected.scope,
+        refill_model: 'CONTINUOUS',
+      },
+    },
+  });
+}

@@ -40,7 +40,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
   const checksummed = (address: string) => normaliseEvmAddress(address, 'address');
 
   return {
-    async createNonce(input: { address: string }, meta: PublicRequestMeta) {
+    async createWalletNonce(input: { address: string }, meta: PublicRequestMeta) {
       await deps.limiter.admit('auth.wallet_nonce', { clientIp: meta.clientIp, authSubject: input.address });
       const address = checksummed(input.address);
       const now = clock.now();
@@ -63,7 +63,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
       return { nonce, message, expiresAt };
     },
 
-    async login(input: { address: string; message: string; signature: string }, meta: PublicRequestMeta) {
+    async walletLogin(input: { address: string; message: string; signature: string }, meta: PublicRequestMeta) {
       await deps.limiter.admit('auth.wallet_login', { clientIp: meta.clientIp, authSubject: input.address });
       const address = checksummed(input.address);
       if (!/^0x[0-9a-fA-F]{130}$/.test(input.signature)) {

@@ -5,7 +5,7 @@ import * as Y from 'yjs';
 /**
  * The browser side of the real-browser room test: yjs and @hocuspocus/provider bundled
  * by esbuild, driven by the test through `window.room`. The scene is read as a client
- * reads it, in the mapping of src/services/whiteboardScene.ts: `elements` (one Y.Map per
+ * reads it, in the mapping of src/services/whiteboards/scene.ts: `elements` (one Y.Map per
  * element) and `scene.version`.
  */
 interface Scene {

@@ -67,6 +67,7 @@ async function seed(n: number) {
   const [mine, theirs] = await Promise.all([accountId(me.rootAccountId), accountId(other.rootAccountId)]);
   await db.layout.deleteMany({ where: { viewerAccountId: { in: [mine, theirs] } } });
   await db.whiteboard.deleteMany({ where: { ownerAccountId: { in: [mine, theirs] } } });
+  await db.layoutTemplate.deleteMany({ where: { ownerAccountId: { in: [mine, theirs] } } });
   for (const owner of [mine, theirs]) {
     for (let i = 0; i < n; i++) {
       await db.layout.create({
@@ -77,6 +78,27 @@ async function seed(n: number) {
           panelViewState: new Uint8Array([i % 256]),
           widgets: {
             create: ['a', 'b', 'c'].map((widgetId, position) => ({ widgetId, widgetType: 'CHART' as const, widgetConfig: new Uint8Array([position]), position })),
+          },
+        },
+      });
+      // Every layout published as a listed template with three versions (discovery lists both accounts').
+      await db.layoutTemplate.create({
+        data: {
+          ownerAccountId: owner,
+          templateId: `tpl${owner}x${i}`,
+          sourceLayoutId: BigInt(i + 1),
+          title: `template ${i}`,
+          tags: ['sqlcount'],
+          isListed: true,
+          latestVersion: 3,
+          versions: {
+            create: [1, 2, 3].map((version) => ({
+              version,
+              title: `template ${i}`,
+              layoutName: `layout ${i}`,
+              panelViewState: new Uint8Array([version]),
+              widgets: [{ widgetId: 'a', widgetType: 'CHART', widgetConfig: 'AA==' }],
+            })),
           },
         },
       });
@@ -93,10 +115,11 @@ async function seed(n: number) {
 }
 
 const layoutsQuery = `{ viewer { layouts(first: 100) { edges { node { viewerId layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`;
+const templatesQuery = `{ viewer { layoutTemplates(first: 100, tag: "sqlcount") { edges { node { template { ownerId templateId } title latestVersion versions(first: 2) { version changelog layout { name widgets { widgetId widgetType widgetConfig } } } } } } } }`;
 const boardsQuery = `{ viewer { whiteboards(first: 100) { edges { node { board { boardId title ownerAccountId members { accountId role addedAt } } access { role } } } } } }`;
 
 describe('nested UI queries issue a bounded number of SQL statements', () => {
-  const counts: Record<string, number[]> = { layouts: [], boards: [] };
+  const counts: Record<string, number[]> = { layouts: [], boards: [], templates: [] };
 
   it.each([1, 50])('with %i items of each kind', async (n) => {
     await seed(n);
@@ -121,15 +144,27 @@ describe('nested UI queries issue a bounded number of SQL statements', () => {
     const single = await countStatements(`{ viewer { whiteboard(boardId: "${first.boardId}") { board { members { accountId role addedAt } } } } }`);
     expect(single.data.viewer.whiteboard.board.members).toEqual(first.members);
 
+    const templates = await countStatements(templatesQuery);
+    const listed = templates.data.viewer.layoutTemplates.edges as { node: { template: { ownerId: string; templateId: string }; versions: { version: number; layout: { widgets: unknown[] } }[] } }[];
+    // n templates of each account, each with its two newest versions of three.
+    expect(listed).toHaveLength(2 * n);
+    expect(new Set(listed.map((e) => e.node.template.ownerId))).toEqual(new Set([me.rootAccountId, other.rootAccountId]));
+    for (const { node } of listed) {
+      expect(node.versions.map((v) => v.version)).toEqual([3, 2]);
+      expect(node.versions[0]!.layout.widgets).toHaveLength(1);
+    }
+    counts.templates!.push(templates.count);
+
     // What every request costs before its query runs (authentication: the session, its account).
     const fixed = (await countStatements('{ viewer { __typename } }')).count;
     expect(fixed).toBeGreaterThan(0);
-    for (const c of [layouts.count, boards.count]) expect(c - fixed).toBeLessThanOrEqual(4);
+    for (const c of [layouts.count, boards.count, templates.count]) expect(c - fixed).toBeLessThanOrEqual(4);
   });
 
   it('the count does not depend on the page size', () => {
     console.info(`SQL statements for N=1 and N=50: ${JSON.stringify(counts)}`);
     expect(counts.layouts![0]).toBe(counts.layouts![1]);
     expect(counts.boards![0]).toBe(counts.boards![1]);
+    expect(counts.templates![0]).toBe(counts.templates![1]);
   });
 });

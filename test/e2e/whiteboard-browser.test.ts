@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import * as Y from 'yjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { yjsToScene } from '../../src/services/whiteboardScene.ts';
+import { yjsToScene } from '../../src/services/whiteboards/index.ts';
 import { api, signIn, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 import { BOARDS, createBoard, OpenRooms, outcome, texts } from '../helpers/rooms.ts';

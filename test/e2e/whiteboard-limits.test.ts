@@ -1,6 +1,6 @@
 import * as encoding from 'lib0/encoding';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BOARDS_PER_ACCOUNT, MAX_MEMBERS_PER_BOARD } from '../../src/services/whiteboards.ts';
+import { MAX_BOARDS_PER_ACCOUNT, MAX_MEMBERS_PER_BOARD } from '../../src/services/whiteboards/index.ts';
 import { api, signIn } from '../helpers/auth.ts';
 import { startTestApp, TEST_OPERATOR_TOKEN, type RunningApp } from '../helpers/infra.ts';
 import { BOARDS, createBoard, outcome, texts, OpenRooms, type Room } from '../helpers/rooms.ts';

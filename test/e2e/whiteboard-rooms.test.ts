@@ -2,7 +2,7 @@ import { Document } from '@hocuspocus/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { yjsToScene } from '../../src/services/whiteboardScene.ts';
+import { yjsToScene } from '../../src/services/whiteboards/index.ts';
 import { api, onboard, signIn, type SignedIn } from '../helpers/auth.ts';
 import { openDatabase, type Database } from '../../src/infra/database.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';

@@ -232,3 +232,23 @@ describe('whiteboards over GraphQL: the same services', () => {
     expect(badTitle.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 });
+
+describe('one schema for both transports (issue 27)', () => {
+  it('GraphQL refuses with the bounds and violations /v1 has: a board id past 64 characters is 400, not 404, and a 4,097-character title names the same rule', async () => {
+    const owner = await signIn(server.url);
+    const { board } = await createBoard(server.url, owner, { title: 'bounded' });
+    const longId = `${board.boardId}${'0'.repeat(29)}`;
+    const restRead = await get(owner, longId);
+    expectProblem(restRead, 400, 'BAD_REQUEST');
+    const graphRead = await gql(server.url, WhiteboardDocument, { boardId: longId }, owner.auth);
+    expect(graphRead.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400, violations: restRead.body.violations });
+
+    const title = 'x'.repeat(4097);
+    const restPatch = await patch(owner, board.boardId, { title });
+    expectProblem(restPatch, 400, 'BAD_REQUEST');
+    const graphPatch = await gql(server.url, UpdateWhiteboardDocument, { boardId: board.boardId, input: { title } }, owner.auth);
+    expect(graphPatch.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400, violations: restPatch.body.violations });
+    expect(restPatch.body.violations).toEqual([expect.objectContaining({ fieldPath: 'title' })]);
+    expect((await get(owner, board.boardId)).body.board).toMatchObject({ title: 'bounded', accessVersion: '1' });
+  });
+});

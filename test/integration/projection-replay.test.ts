@@ -309,7 +309,7 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
     case 'batchCancel': {
       const items = [];
       for (const i of c.picks) items.push({ orderId: (await target(t, i))?.publicId ?? 'NoSuchOrder' });
-      await orders.cancelBatch(t.caller, { requestId: `b${nonce++}`.padEnd(items.length === 50 ? 128 : 0, '~'), items });
+      await orders.batchCancelOrders(t.caller, { requestId: `b${nonce++}`.padEnd(items.length === 50 ? 128 : 0, '~'), items });
       return;
     }
     case 'cancelAll':
@@ -374,7 +374,7 @@ async function run(c: Command, traders: Trader[]): Promise<void> {
     }
     case 'failWithdraw': {
       const f = nth(flows.filter((x) => x.kind === 'WITHDRAW'), c.pick);
-      if (f) await s.chain.failWithdraw({ flowId: f.id, how: c.how });
+      if (f) await (c.how === 'REJECT' ? s.chain.rejectWithdrawal : s.chain.dropWithdrawal)({ flowId: f.id });
       return;
     }
     case 'blocks':

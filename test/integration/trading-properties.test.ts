@@ -63,7 +63,7 @@ async function invariants() {
   const rows = await q<{ side: string; price: string; qty: string }>(
     `SELECT side, price::text, sum("leavesQty")::text AS qty FROM "Order" WHERE "isOpen" AND "symbolId" = (SELECT "symbolId" FROM "Market" WHERE symbol = 'SOL-USDC') GROUP BY side, price`,
   );
-  const depth = server.app.services.orders.depth('SOL-USDC', 500).depth;
+  const depth = server.app.services.orders.getOrderBook('SOL-USDC', 500).depth;
   const levels = [...depth.bids.map((l) => [`BUY@${l.price}`, l.qty] as const), ...depth.asks.map((l) => [`SELL@${l.price}`, l.qty] as const)];
   expect(new Map(rows.map((r) => [`${r.side}@${r.price}`, BigInt(r.qty)]))).toEqual(new Map(levels));
   expect(await q(`SELECT o.id FROM "Order" o LEFT JOIN "Trade" t ON t."orderId" = o.id GROUP BY o.id HAVING o."cumQty" <> COALESCE(sum(t.qty), 0)`)).toEqual([]);
@@ -73,7 +73,7 @@ async function invariants() {
 }
 
 function expectUncrossed() {
-  const book = server.app.services.orders.depth('SOL-USDC', 1).depth;
+  const book = server.app.services.orders.getOrderBook('SOL-USDC', 1).depth;
   if (book.bids[0] && book.asks[0]) expect(book.bids[0].price < book.asks[0].price).toBe(true);
 }
 

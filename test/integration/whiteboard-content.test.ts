@@ -5,8 +5,7 @@ import * as Y from 'yjs';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
-import { createWhiteboardService } from '../../src/services/whiteboards.ts';
-import { yjsToScene } from '../../src/services/whiteboardScene.ts';
+import { createWhiteboardService, whiteboardsContext, yjsToScene } from '../../src/services/whiteboards/index.ts';
 import { systemClock } from '../../src/infra/clock.ts';
 import { signIn } from '../helpers/auth.ts';
 import { tempDir } from '../helpers/infra.ts';
@@ -32,14 +31,16 @@ describe.each(engines)('stored whiteboard content on %s', (_name, open) => {
     const { database, dispose } = await open();
     try {
       const account = await database.prisma.account.create({ data: { publicId: `Wb${Date.now()}`, kind: 'ROOT' } });
-      const service = createWhiteboardService({
-        db: database.prisma,
-        clock: systemClock(),
-        pageTokens: new PageTokens('x'.repeat(32)),
-        limiter: createRateLimiter({ db: database.prisma, store: await openSharedStore({ kind: 'memory', keyPrefix: 't:' }) }),
-        events: new EventTarget() as never,
-        topicPrefix: 't:',
-      });
+      const service = createWhiteboardService(
+        whiteboardsContext({
+          db: database.prisma,
+          clock: systemClock(),
+          pageTokens: new PageTokens('x'.repeat(32)),
+          limiter: createRateLimiter({ db: database.prisma, store: await openSharedStore({ kind: 'memory', keyPrefix: 't:' }) }),
+          events: new EventTarget() as never,
+          topicPrefix: 't:',
+        }),
+      );
       const caller = { kind: 'session' as const, rootAccountId: account.id, rootPublicId: account.publicId, sessionId: 1n };
       const scene = { elements: [{ id: 'r', type: 'rectangle', width: 3 }], version: 4 };
       const { board } = await service.createWhiteboard(caller, { title: 'engines', initialSnapshot: scene });

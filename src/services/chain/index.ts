@@ -50,11 +50,14 @@ export async function assignSmartAccountAddresses(db: Db): Promise<void> {
   }
 }
 
-/** Chain operations (spec 4.7) as the transports call them. */
-export function createChainService(ctx: ChainContext) {
-  // The first block comes one interval after start, like every later one.
-  let lastBlockAt = ctx.clock.now().getTime();
+/**
+ * Chain operations (spec 4.7, and the operator's simulated chain) keyed by their
+ * operationId. Building the table only closes over the context, so the operation names can
+ * be read without one.
+ */
+export function chainOperations(ctx: ChainContext) {
   const ownerOf = async (accountId: bigint) => (await ctx.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { publicId: true } })).publicId;
+  const viewOf = async (row: Parameters<typeof flowView>[0]) => flowView(row, await ownerOf(row.ownerAccountId));
   return {
     listNetworks: () => listNetworks(ctx.markets),
     createDepositAddress: (caller: Caller, input: { chainId: number; subaccountId?: string }) => createDepositAddress(ctx, caller, input),
@@ -71,28 +74,30 @@ export function createChainService(ctx: ChainContext) {
       const scoped = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? await resolveAccount(ctx.db, caller, undefined) : undefined;
       if (input.intentId.length > 64) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
       const row = await cancelWithdraw(ctx, { publicId: input.intentId, ...(scoped ? { ownerAccountId: scoped.id } : { rootAccountId: caller.rootAccountId }) });
-      return { flow: flowView(row, await ownerOf(row.ownerAccountId)) };
+      return { flow: await viewOf(row) };
     },
-    /** Operator: the simulated chain's validators reject a withdrawal, or drop its transaction. */
-    async failWithdraw(input: { flowId: string; how: 'REJECT' | 'DROP' }) {
-      const row = await failWithdraw(ctx, input);
-      return flowView(row, await ownerOf(row.ownerAccountId));
-    },
+    /** Operator: the simulated chain's validators reject a withdrawal awaiting validation. */
+    rejectWithdrawal: async (input: { flowId: string }) => viewOf(await failWithdraw(ctx, { flowId: input.flowId, how: 'REJECT' })),
+    /** Operator: a broadcast withdrawal's transaction left the simulated chain. */
+    dropWithdrawal: async (input: { flowId: string }) => viewOf(await failWithdraw(ctx, { flowId: input.flowId, how: 'DROP' })),
     /** Operator: the simulated chain saw a transfer to a deposit address. */
-    async observeDeposit(input: Parameters<typeof observeDeposit>[1]) {
-      const row = await observeDeposit(ctx, input);
-      return flowView(row, await ownerOf(row.ownerAccountId));
-    },
+    observeDeposit: async (input: Parameters<typeof observeDeposit>[1]) => viewOf(await observeDeposit(ctx, input)),
     /** Operator: the simulated chain dropped a deposit's transaction. */
-    async dropDeposit(input: { flowId: string }) {
-      const row = await dropDeposit(ctx, input);
-      return flowView(row, await ownerOf(row.ownerAccountId));
-    },
+    dropDeposit: async (input: { flowId: string }) => viewOf(await dropDeposit(ctx, input)),
+  };
+}
+
+/** The chain service: its operations, its flows' stream, and the simulated chain's blocks. */
+export function createChainService(ctx: ChainContext) {
+  // The first block comes one interval after start, like every later one.
+  let lastBlockAt = ctx.clock.now().getTime();
+  return {
+    ...chainOperations(ctx),
     /** `flowUpdates`: the changes of the flows the caller may see, after each is stored. */
     async subscribeFlows(caller: Caller): Promise<AsyncIterableIterator<FlowEvent>> {
       requirePermission(caller, 'READ');
       const own = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? (await resolveAccount(ctx.db, caller, undefined)).publicId : undefined;
-      return ctx.publications.subscribe(`${ctx.topicPrefix}flows:${caller.rootPublicId}`, own === undefined ? undefined : (e) => e.ownerAccountId === own);
+      return ctx.topics.subscribe('flows', caller.rootPublicId, own === undefined ? undefined : (e) => e.ownerAccountId === own);
     },
     /** On the sweep timer: a block of the simulated chain once per block interval. */
     async tick(): Promise<void> {

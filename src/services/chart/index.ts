@@ -1,17 +1,16 @@
-import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { Caller } from '../../auth/caller.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { PageTokens } from '../pageTokens.ts';
-import { Publications, type SubscriberLimits } from '../publications.ts';
 import type { RateLimiter } from '../rateLimits.ts';
+import type { Topics } from '../topics.ts';
 import type { ChartContext } from './context.ts';
 import { deleteDrawing } from './deleteDrawing.ts';
 import { deleteLayer } from './deleteLayer.ts';
 import { getDrawing } from './getDrawing.ts';
 import { getLayer } from './getLayer.ts';
-import { chartTopic, owner } from './layerStore.ts';
+import { owner } from './layerStore.ts';
 import { listDrawings } from './listDrawings.ts';
 import { listLayers } from './listLayers.ts';
 import { syncDrawings } from './syncDrawings.ts';
@@ -38,26 +37,11 @@ export { MAX_SYNC_DRAWINGS } from './syncDrawings.schema.ts';
 
 type Input<F extends (ctx: ChartContext, caller: Caller, input: never) => unknown> = Parameters<F>[2];
 
-/** The chart operations, keyed by their operationId (the /v1 route table's names). */
-export function createChartService(deps: {
-  db: Db;
-  clock: Clock;
-  markets: Pick<MarketCatalog, 'marketById'>;
-  pageTokens: PageTokens;
-  limiter: Pick<RateLimiter, 'admit'>;
-  events: TypedEventTarget<CustomEvent>;
-  subscriberLimits?: SubscriberLimits;
-  topicPrefix: string;
-}) {
-  const ctx: ChartContext = {
-    db: deps.db,
-    clock: deps.clock,
-    markets: deps.markets,
-    pageTokens: deps.pageTokens,
-    limiter: deps.limiter,
-    publications: new Publications<ChartLayerEvent>(deps.events, deps.subscriberLimits),
-    topicPrefix: deps.topicPrefix,
-  };
+/**
+ * The chart operations, keyed by their operationId (the /v1 route table's names). Building
+ * the table only closes over the context, so the operation names can be read without one.
+ */
+export function chartOperations(ctx: ChartContext) {
   return {
     upsertLayer: (caller: Caller, input: Input<typeof upsertLayer>) => upsertLayer(ctx, caller, input),
     listLayers: (caller: Caller, input: Input<typeof listLayers>) => listLayers(ctx, caller, input),
@@ -68,10 +52,32 @@ export function createChartService(deps: {
     syncDrawings: (caller: Caller, input: Input<typeof syncDrawings>) => syncDrawings(ctx, caller, input),
     getDrawing: (caller: Caller, input: Input<typeof getDrawing>) => getDrawing(ctx, caller, input),
     deleteDrawing: (caller: Caller, input: Input<typeof deleteDrawing>) => deleteDrawing(ctx, caller, input),
+  };
+}
+
+/** The chart service: its operations and the stream of committed layer changes. */
+export function createChartService(deps: {
+  db: Db;
+  clock: Clock;
+  markets: Pick<MarketCatalog, 'marketById'>;
+  pageTokens: PageTokens;
+  limiter: Pick<RateLimiter, 'admit'>;
+  topics: Topics;
+}) {
+  const ctx: ChartContext = {
+    db: deps.db,
+    clock: deps.clock,
+    markets: deps.markets,
+    pageTokens: deps.pageTokens,
+    limiter: deps.limiter,
+    topics: deps.topics,
+  };
+  return {
+    ...chartOperations(ctx),
     /** `chartLayerChanges`: committed changes of the caller's layers and drawings (all markets, or one). */
     subscribeChartLayerChanges(caller: Caller, engineSymbolId?: number): AsyncIterableIterator<ChartLayerEvent> {
       const own = owner(caller);
-      return ctx.publications.subscribe(chartTopic(ctx, own.publicId), engineSymbolId === undefined ? undefined : (e) => e.engineSymbolId === engineSymbolId);
+      return ctx.topics.subscribe('chart', own.publicId, engineSymbolId === undefined ? undefined : (e) => e.engineSymbolId === engineSymbolId);
     },
   };
 }

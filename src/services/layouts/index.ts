@@ -19,7 +19,7 @@ import { useLayoutTemplate } from './useLayoutTemplate.ts';
 
 export type { LayoutsContext } from './context.ts';
 export type { LayoutInput, LayoutTemplateVersionView, LayoutTemplateView, LayoutView, PublishInput, TemplateOrder, TemplateRef, WidgetView } from './views.ts';
-export { viewerIdOf } from './views.ts';
+export { versionSnapshot, viewerIdOf } from './views.ts';
 export { LAYOUT_NAME_MAX, MAX_LAYOUTS_PER_VIEWER, MAX_PANEL_VIEW_STATE_BYTES, MAX_WIDGET_CONFIG_BYTES, MAX_WIDGETS_PER_LAYOUT, WIDGET_TYPES } from './upsertLayout.schema.ts';
 export { LAYOUTS_LIST_DEFAULT, LAYOUTS_LIST_MAX } from './listLayouts.schema.ts';
 export {
@@ -34,8 +34,8 @@ export {
 export { TEMPLATE_SEARCH_MAX, TEMPLATES_LIST_DEFAULT, TEMPLATES_LIST_MAX } from './listLayoutTemplates.schema.ts';
 
 /**
- * The layout operations, keyed by their operationId. listLayouts and getLayout take the
- * relations a GraphQL selection reads (Pothos' query for the Layout type) as `include`.
+ * The layout operations, keyed by their operationId. The reads take the relations a GraphQL
+ * selection reads (Pothos' query for the Layout or LayoutTemplate type) as `include`.
  */
 export function createLayoutService(ctx: LayoutsContext) {
   return {
@@ -44,9 +44,12 @@ export function createLayoutService(ctx: LayoutsContext) {
     upsertLayout: (caller: Caller, input: Parameters<typeof upsertLayout>[2]) => upsertLayout(ctx, caller, input),
     deleteLayout: (caller: Caller, input: Parameters<typeof deleteLayout>[2]) => deleteLayout(ctx, caller, input),
     publishLayout: (caller: Caller, input: Parameters<typeof publishLayout>[2]) => publishLayout(ctx, caller, input),
-    listLayoutTemplates: (caller: Caller, input: Parameters<typeof listLayoutTemplates>[2]) => listLayoutTemplates(ctx, caller, input),
-    getLayoutTemplate: (caller: Caller, input: Parameters<typeof getLayoutTemplate>[2]) => getLayoutTemplate(ctx, caller, input),
-    getLayoutTemplateVersion: (caller: Caller, input: Parameters<typeof getLayoutTemplateVersion>[2]) => getLayoutTemplateVersion(ctx, caller, input),
+    listLayoutTemplates: (caller: Caller, input: Parameters<typeof listLayoutTemplates>[2], include: Prisma.LayoutTemplateInclude = {}) =>
+      listLayoutTemplates(ctx, caller, input, include),
+    getLayoutTemplate: (caller: Caller, input: Parameters<typeof getLayoutTemplate>[2], include: Prisma.LayoutTemplateInclude = {}) =>
+      getLayoutTemplate(ctx, caller, input, include),
+    getLayoutTemplateVersion: (caller: Caller, input: Parameters<typeof getLayoutTemplateVersion>[2], include: Prisma.LayoutTemplateVersionInclude = {}) =>
+      getLayoutTemplateVersion(ctx, caller, input, include),
     useLayoutTemplate: (caller: Caller, input: Parameters<typeof useLayoutTemplate>[2]) => useLayoutTemplate(ctx, caller, input),
   };
 }

@@ -11,11 +11,14 @@ import { TEMPLATE_INCLUDE, templateView, type TemplateOrder } from './views.ts';
  * Discovery: listed templates of everyone, filtered by tag and/or a title fragment,
  * newest publish first or most used first. With `ownerId` set to the caller's own id
  * the caller's unlisted templates are included; anyone else's unlisted ones never are.
+ * `include` adds the relations a GraphQL selection reads (Pothos' query for the
+ * LayoutTemplate type, its versions say), read with the page; the rows are answered too.
  */
 export async function listLayoutTemplates(
   ctx: LayoutsContext,
   caller: Caller,
   input: { tag?: string; query?: string; ownerId?: string; orderBy?: TemplateOrder; limit?: number; pageToken?: string },
+  include: Prisma.LayoutTemplateInclude = {},
 ) {
   const v = await metered(ctx, caller, 'layout.search');
   const limit = pageLimit(input.limit, TEMPLATES_LIST_MAX, TEMPLATES_LIST_DEFAULT);
@@ -43,7 +46,7 @@ export async function listLayoutTemplates(
       : { OR: [{ useCount: { lt: Number(cursor.key) } }, { useCount: Number(cursor.key), id: { lt: BigInt(cursor.id) } }] };
   const rows = await ctx.db.layoutTemplate.findMany({
     where: { AND: [where, after] },
-    include: TEMPLATE_INCLUDE,
+    include: { ...include, ...TEMPLATE_INCLUDE },
     orderBy: orderBy === 'NEWEST' ? [{ updatedAt: 'desc' }, { id: 'desc' }] : [{ useCount: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
@@ -51,5 +54,5 @@ export async function listLayoutTemplates(
     key: orderBy === 'NEWEST' ? r.updatedAt.toISOString() : String(r.useCount),
     id: r.id.toString(),
   }));
-  return { templates: page.items.map((r) => templateView(r, r.ownerAccount.publicId)), nextPageToken: page.nextPageToken };
+  return { templates: page.items.map((r) => templateView(r, r.ownerAccount.publicId)), rows: page.items, nextPageToken: page.nextPageToken };
 }

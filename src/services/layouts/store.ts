@@ -73,11 +73,11 @@ export async function saveLayout(
   return findLayout(tx, viewerId, id);
 }
 
-export async function findTemplate(tx: Tx | Db, ref: TemplateRef): Promise<TemplateWithOwner> {
+export async function findTemplate(tx: Tx | Db, ref: TemplateRef, include: Prisma.LayoutTemplateInclude = {}): Promise<TemplateWithOwner> {
   if (!PUBLIC_ID.test(ref.ownerId) || !PUBLIC_ID.test(ref.templateId)) throw templateNotFound();
   const row = await tx.layoutTemplate.findFirst({
     where: { templateId: ref.templateId, ownerAccount: { publicId: ref.ownerId } },
-    include: TEMPLATE_INCLUDE,
+    include: { ...include, ...TEMPLATE_INCLUDE },
   });
   if (!row) throw templateNotFound();
   return row;

@@ -120,12 +120,17 @@ export interface StoredWidget {
   widgetConfig: string;
 }
 
-export function versionView(row: VersionRow, ownerId: string): LayoutTemplateVersionView {
+/** A version row's snapshot of the layout, its widgets decoded. */
+export function versionSnapshot(row: Pick<VersionRow, 'layoutName' | 'panelViewState' | 'widgets'>): LayoutTemplateVersionView['layout'] {
   const widgets = (row.widgets as unknown as StoredWidget[]).map((w) => ({
     widgetId: w.widgetId,
     widgetType: w.widgetType,
     widgetConfig: new Uint8Array(Buffer.from(w.widgetConfig, 'base64')),
   }));
+  return { name: row.layoutName, panelViewState: new Uint8Array(row.panelViewState), widgets };
+}
+
+export function versionView(row: VersionRow, ownerId: string): LayoutTemplateVersionView {
   return {
     template: { ownerId, templateId: row.templateId },
     version: row.version,
@@ -133,7 +138,7 @@ export function versionView(row: VersionRow, ownerId: string): LayoutTemplateVer
     title: row.title,
     description: row.description,
     tags: row.tags,
-    layout: { name: row.layoutName, panelViewState: new Uint8Array(row.panelViewState), widgets },
+    layout: versionSnapshot(row),
     publishedAtMs: ms(row.publishedAt),
   };
 }

@@ -3,7 +3,7 @@
  * the engine's public interface, and the presenters and input shapes the transports
  * render and parse. Everything else in this folder is the engine's parts.
  */
-export { createOrdersService, type OrdersService } from './orders.ts';
+export { createOrdersService, tradingOperations, type OrdersService } from './orders.ts';
 export type { TradingEngine } from './engine.ts';
 export type { QuarantinedEntry } from './projector.ts';
 export { EngineOwnership, type EngineOwner } from './ownership.ts';

@@ -25,9 +25,11 @@ import { getOrderBook } from './queries/getOrderBook.ts';
 import { getPublicTrades } from './queries/getPublicTrades.ts';
 import { getUserTrades } from './queries/getUserTrades.ts';
 import { getTrigger } from './queries/getTrigger.ts';
-import { getTriggerEvents } from './queries/getTriggerEvents.ts';
-import { getTriggers } from './queries/getTriggers.ts';
+import { getSpotConfig } from './queries/getSpotConfig.ts';
+import { listTriggerEvents } from './queries/listTriggerEvents.ts';
+import { listTriggers } from './queries/listTriggers.ts';
 import { streamOrigins } from './queries/streamOrigins.ts';
+import type { MarketStream, PrivateStream } from './streams.ts';
 
 export { CLIENT_ORDER_ID_RETENTION_MS } from './engine.ts';
 
@@ -39,52 +41,63 @@ export interface OrdersDeps extends EngineDeps {
 type Args<F> = F extends (ctx: TradingContext, ...args: infer A) => unknown ? A : never;
 
 /**
- * Trading (spec 2.7, 2.10, 4.5) as the transports call it: one method per operation, each
- * the command or query of the same name (commands/, queries/) over one TradingEngine.
+ * Trading's operations (spec 2.7, 2.10, 4.5, 4.6) keyed by their operationId: each the
+ * command or query of the same name (commands/, queries/), but a lookup by client order id,
+ * which is getOrder's. Building the table only closes over the context, so the operation
+ * names can be read without an engine.
  */
-export function createOrdersService(deps: OrdersDeps) {
-  const engine = new TradingEngine(deps);
-  const ctx: TradingContext = { engine, db: deps.db, clock: deps.clock, markets: deps.markets, limiter: deps.limiter, pageTokens: deps.pageTokens };
+export function tradingOperations(ctx: TradingContext) {
   return {
-    engine,
+    getSpotConfig: () => getSpotConfig(ctx),
     createOrder: (...a: Args<typeof createOrder>) => createOrder(ctx, ...a),
     replaceOrder: (...a: Args<typeof replaceOrder>) => replaceOrder(ctx, ...a),
     modifyOrder: (...a: Args<typeof modifyOrder>) => modifyOrder(ctx, ...a),
     cancelOrder: (...a: Args<typeof cancelOrder>) => cancelOrder(ctx, ...a),
     cancelAllOrders: (...a: Args<typeof cancelAllOrders>) => cancelAllOrders(ctx, ...a),
-    cancelBatch: (...a: Args<typeof batchCancelOrders>) => batchCancelOrders(ctx, ...a),
+    batchCancelOrders: (...a: Args<typeof batchCancelOrders>) => batchCancelOrders(ctx, ...a),
     cancelAllAfter: (...a: Args<typeof cancelAllAfter>) => cancelAllAfter(ctx, ...a),
-    fireDeadManSwitches: () => fireDeadManSwitches(ctx),
     getOrder: (...a: Args<typeof getOrder>) => getOrder(ctx, ...a),
-    listOpenOrders: (...a: Args<typeof getOpenOrders>) => getOpenOrders(ctx, ...a),
-    listTrades: (...a: Args<typeof getUserTrades>) => getUserTrades(ctx, ...a),
-    depth: (...a: Args<typeof getOrderBook>) => getOrderBook(ctx, ...a),
-    recentTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
+    getOrderByClientOrderId: (caller: Caller, input: { clientOrderId: string; subaccountId?: string }) => getOrder(ctx, caller, input),
+    getOpenOrders: (...a: Args<typeof getOpenOrders>) => getOpenOrders(ctx, ...a),
+    getUserTrades: (...a: Args<typeof getUserTrades>) => getUserTrades(ctx, ...a),
+    getOrderBook: (...a: Args<typeof getOrderBook>) => getOrderBook(ctx, ...a),
+    getPublicTrades: (...a: Args<typeof getPublicTrades>) => getPublicTrades(ctx, ...a),
+    setAttachedRisk: (...a: Args<typeof setAttachedRisk>) => setAttachedRisk(ctx, ...a),
     createTrigger: (...a: Args<typeof createTrigger>) => createTrigger(ctx, ...a),
     cancelTrigger: (...a: Args<typeof cancelTrigger>) => cancelTrigger(ctx, ...a),
     cancelAllTriggers: (...a: Args<typeof cancelAllTriggers>) => cancelAllTriggers(ctx, ...a),
-    /** An order event of the `orders` stream with its origin's public ids (as REST's orders). */
-    withOrigin: streamOrigins(ctx),
     pauseTrigger: (...a: Args<typeof pauseTrigger>) => pauseTrigger(ctx, ...a),
     resumeTrigger: (...a: Args<typeof resumeTrigger>) => resumeTrigger(ctx, ...a),
     modifyTrigger: (...a: Args<typeof modifyTrigger>) => modifyTrigger(ctx, ...a),
-    setAttachedRisk: (...a: Args<typeof setAttachedRisk>) => setAttachedRisk(ctx, ...a),
     getTrigger: (...a: Args<typeof getTrigger>) => getTrigger(ctx, ...a),
-    listTriggers: (...a: Args<typeof getTriggers>) => getTriggers(ctx, ...a),
-    listTriggerEvents: (...a: Args<typeof getTriggerEvents>) => getTriggerEvents(ctx, ...a),
+    listTriggers: (...a: Args<typeof listTriggers>) => listTriggers(ctx, ...a),
+    listTriggerEvents: (...a: Args<typeof listTriggerEvents>) => listTriggerEvents(ctx, ...a),
+  };
+}
+
+/** Trading as the transports call it: its operations over one TradingEngine, and its streams. */
+export function createOrdersService(deps: OrdersDeps) {
+  const engine = new TradingEngine(deps);
+  const ctx: TradingContext = { engine, db: deps.db, clock: deps.clock, markets: deps.markets, limiter: deps.limiter, pageTokens: deps.pageTokens };
+  return {
+    engine,
+    ...tradingOperations(ctx),
+    fireDeadManSwitches: () => fireDeadManSwitches(ctx),
+    /** An order event of the `orders` stream with its origin's public ids (as REST's orders). */
+    withOrigin: streamOrigins(ctx),
 
     /**
      * The caller's order versions, fills, trigger events or balances, published after commit (GraphQL subscriptions).
      * With `after` (an event's sequence), every later event the journal holds comes first.
      */
-    async subscribe(caller: Caller, stream: 'orders' | 'fills' | 'triggers' | 'balances', subaccountId: string | undefined, after?: bigint) {
+    async subscribe<S extends PrivateStream>(caller: Caller, stream: S, subaccountId: string | undefined, after?: bigint) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(deps.db, caller, subaccountId);
       return engine.subscribe(stream, account.publicId, after);
     },
 
     /** Public market streams: order-book deltas and trades of one symbol. */
-    subscribeMarket: (symbol: string, stream: 'book' | 'trades') => engine.subscribeMarket(marketOf(ctx, symbol, 'symbol'), stream),
+    subscribeMarket: <S extends MarketStream>(symbol: string, stream: S) => engine.subscribeMarket(marketOf(ctx, symbol, 'symbol'), stream),
   };
 }
 

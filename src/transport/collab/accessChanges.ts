@@ -1,7 +1,7 @@
 import type { Connection, connectedPayload, Extension, Hocuspocus, onConfigurePayload, onDisconnectPayload } from '@hocuspocus/server';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../../auth/authenticate.ts';
-import type { WhiteboardService } from '../../services/whiteboards.ts';
+import type { WhiteboardService } from '../../services/whiteboards/index.ts';
 import { CLOSE, type RoomContext } from './context.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Authenticator, AuthRequest } from '../../auth/authenticate.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { isCanonicalBoardId } from '../../domain/whiteboard.ts';
-import type { WhiteboardService } from '../../services/whiteboards.ts';
+import type { WhiteboardService } from '../../services/whiteboards/index.ts';
 import { COLLAB_PATH, type RoomContext, refusal } from './context.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
-import { MAX_DOCUMENT_BYTES } from '../../services/whiteboardVersions.ts';
+import { MAX_DOCUMENT_BYTES } from '../../services/whiteboards/index.ts';
 
 export const COLLAB_PATH = '/collab';
 

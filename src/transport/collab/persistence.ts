@@ -1,7 +1,7 @@
 import type { Document, Extension, Hocuspocus, onLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
-import type { WhiteboardService } from '../../services/whiteboards.ts';
+import type { WhiteboardService } from '../../services/whiteboards/index.ts';
 import { errorCause } from './contain.ts';
 import { CLOSE, refusal } from './context.ts';
 

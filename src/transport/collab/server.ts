@@ -9,7 +9,7 @@ import type { Authenticator } from '../../auth/authenticate.ts';
 import type { TrustProxy } from '../../config.ts';
 import { scale } from '../../domain/ratelimit/tokenBucket.ts';
 import type { SharedStore } from '../../infra/redis.ts';
-import type { WhiteboardService } from '../../services/whiteboards.ts';
+import type { WhiteboardService } from '../../services/whiteboards/index.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
 import { RoomAccessChanges } from './accessChanges.ts';
 import { RoomAuth } from './auth.ts';

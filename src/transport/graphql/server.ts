@@ -12,6 +12,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { ApiError } from '../../domain/errors.ts';
+import type { ErrorCode } from '../../domain/errorCatalogue.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
@@ -399,7 +400,7 @@ const clientErrorCodes: Plugin = {
  * status follows GraphQL over HTTP: 400 for `application/graphql-response+json`, 200 for
  * plain `application/json` clients (`spec`).
  */
-function withCode(err: GraphQLError, code: string): GraphQLError {
+function withCode(err: GraphQLError, code: ErrorCode): GraphQLError {
   if (err.extensions.code) return err;
   return new GraphQLError(err.message, {
     ...(err.nodes ? { nodes: err.nodes } : {}),

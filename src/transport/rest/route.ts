@@ -58,7 +58,7 @@ export function defineRoute<
 }
 
 export interface RouteAuth {
-  authenticator: Authenticator;
+  authenticator: Pick<Authenticator, 'authenticate' | 'claimSignature'>;
   /** Checks `Authorization: Bearer <OPERATOR_TOKEN>`; absent when the operator API is off. */
   isOperator?: (authorization: string | undefined) => boolean;
 }
@@ -99,7 +99,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: 
       },
       handler: async (request, reply) => {
         const out = await route.handler(
-          { body: request.body, query: request.query, params: request.params } as never,
+          { body: request.body, query: request.query, params: request.params },
           { requestId: request.id, ip: request.ip, caller: request.caller as Caller, request },
         );
         reply.code(route.successStatus ?? 200);

@@ -15,6 +15,7 @@ export async function batchCancelOrders(ctx: TradingContext, caller: Caller, inp
     if ((item.clientOrderId?.length ?? 0) > 128) throw invalidArgument(`items[${i}].clientOrderId`, 'must be at most 128 characters', 'length');
   });
   let transient = false;
+  // Stored idempotency records carry the operation's former name: a batch retried across the rename is still recognised.
   return once(
     { db: ctx.db, clock: ctx.clock },
     { accountId: account.id, operation: 'cancelBatch', key: input.requestId, request: input },

@@ -12,6 +12,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   const symbolIds = (input.symbols ?? []).map((s) => marketOf(ctx, s, 'symbol').symbolId).sort();
   const limit = pageLimit(input.limit, 1000);
+  // The binding keeps the operation's former name: page tokens handed out before it was renamed stay valid.
   const binding = { operation: 'listOpenOrders', caller: caller.rootPublicId, filters: { account: account.publicId, symbolIds, side: input.side ?? null, triggerId: input.triggerId ?? null } };
   const cursor = ctx.pageTokens.decode<{ createdAt: string; id: string }>(input.pageToken, binding);
   const after = cursor ? { at: new Date(cursor.createdAt).getTime(), id: BigInt(cursor.id) } : undefined;

@@ -15,6 +15,7 @@ export async function getUserTrades(ctx: TradingContext, caller: Caller, input: 
   const market = input.symbol !== undefined ? marketOf(ctx, input.symbol, 'symbol') : undefined;
   const limit = pageLimit(input.limit, 1000);
   const filters = { account: account.publicId, ...input, pageToken: undefined, limit: undefined };
+  // The binding keeps the operation's former name: page tokens handed out before it was renamed stay valid.
   const binding = { operation: 'listTrades', caller: caller.rootPublicId, filters };
   const cursor = ctx.pageTokens.decode<{ ts: string; id: string }>(input.pageToken, binding);
   let orderDbId: bigint | undefined;

@@ -1,4 +1,4 @@
-import type { FlowEvent, FlowView } from '../../../services/chain/index.ts';
+import type { FlowView } from '../../../services/chain/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
@@ -177,7 +177,7 @@ builder.subscriptionField('flowUpdates', (t) =>
     type: Flow,
     description: 'Every stored change of the flows the caller may see, each step as it happens',
     subscribe: async (_root, _args, ctx) => guardedStream(ctx, callerOf(ctx), await ctx.services.chain.subscribeFlows(callerOf(ctx))),
-    resolve: (payload) => (payload as FlowEvent).flow,
+    resolve: (payload) => payload.flow,
   }),
 );
 

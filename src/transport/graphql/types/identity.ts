@@ -155,7 +155,7 @@ builder.mutationFields((t) => ({
   requestWalletNonce: t.field({
     type: WalletNonce,
     args: { address: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.createNonce(args, { clientIp: clientIpOf(ctx) }),
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.createWalletNonce(args, { clientIp: clientIpOf(ctx) }),
   }),
   walletLogin: t.field({
     type: Session,
@@ -164,7 +164,7 @@ builder.mutationFields((t) => ({
       message: t.arg.string({ required: true }),
       signature: t.arg.string({ required: true }),
     },
-    resolve: (_root, args, ctx) => ctx.services.walletAuth.login(args, { clientIp: clientIpOf(ctx) }),
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.walletLogin(args, { clientIp: clientIpOf(ctx) }),
   }),
   logout: t.boolean({
     resolve: async (_root, _args, ctx) => {

@@ -7,6 +7,7 @@ import {
   type LayoutView,
   type TemplateRef,
   type WidgetView,
+  versionSnapshot,
   viewerIdOf,
 } from '../../../services/layouts/index.ts';
 import { getLayoutTemplateParams } from '../../../services/layouts/getLayoutTemplate.schema.ts';
@@ -68,17 +69,31 @@ const TemplateRefType = builder.objectRef<TemplateRef>('LayoutTemplateRef').impl
   fields: (t) => ({ ownerId: t.exposeString('ownerId'), templateId: t.exposeString('templateId') }),
 });
 
-const Template = builder.objectRef<LayoutTemplateView>('LayoutTemplate').implement({
+/** The owner's public id, read with the page (one statement for every template of it). */
+const OWNER = { ownerAccount: { select: { publicId: true } } } as const;
+/** Versions a template lists at most per query: each carries a whole layout snapshot. */
+export const TEMPLATE_VERSIONS_MAX = 20;
+
+/**
+ * A template is its Prisma row: a page of templates reads its owner and the versions its
+ * selection asks for with the page, one statement per relation, whatever the page size.
+ */
+const Template = builder.prismaObject('LayoutTemplate', {
   description: 'A published layout (spec 2.5)',
   fields: (t) => ({
-    template: t.field({ type: TemplateRefType, resolve: (v) => v.template }),
+    template: t.field({ type: TemplateRefType, select: OWNER, resolve: (r) => ({ ownerId: r.ownerAccount.publicId, templateId: r.templateId }) }),
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     tags: t.exposeStringList('tags'),
     isListed: t.exposeBoolean('isListed'),
     latestVersion: t.exposeInt('latestVersion'),
-    publishedAtMs: t.field({ type: 'Int64', resolve: (v) => v.publishedAtMs }),
-    updatedAtMs: t.field({ type: 'Int64', resolve: (v) => v.updatedAtMs }),
+    publishedAtMs: t.field({ type: 'Int64', resolve: (r) => BigInt(r.publishedAt.getTime()) }),
+    updatedAtMs: t.field({ type: 'Int64', resolve: (r) => BigInt(r.updatedAt.getTime()) }),
+    versions: t.relation('versions', {
+      description: `Its versions, newest first (at most ${TEMPLATE_VERSIONS_MAX}); each is GET /v1/layouts/published/{ownerId}/{templateId}/versions/{version}`,
+      args: { first: t.arg.int({ description: `1 to ${TEMPLATE_VERSIONS_MAX}, default ${TEMPLATE_VERSIONS_MAX}` }) },
+      query: (args) => ({ orderBy: { version: 'desc' }, take: Math.min(Math.max(args.first ?? TEMPLATE_VERSIONS_MAX, 1), TEMPLATE_VERSIONS_MAX) }),
+    }),
   }),
 });
 
@@ -90,23 +105,31 @@ const Snapshot = builder.objectRef<LayoutTemplateVersionView['layout']>('LayoutS
   }),
 });
 
-const Version = builder.objectRef<LayoutTemplateVersionView>('LayoutTemplateVersion').implement({
+const Version = builder.prismaObject('LayoutTemplateVersion', {
   description: 'One immutable publish of a template',
   fields: (t) => ({
-    template: t.field({ type: TemplateRefType, resolve: (v) => v.template }),
+    template: t.field({
+      type: TemplateRefType,
+      select: { template: { select: { templateId: true, ...OWNER } } },
+      resolve: (r) => ({ ownerId: r.template.ownerAccount.publicId, templateId: r.template.templateId }),
+    }),
     version: t.exposeInt('version'),
-    changelog: t.exposeString('changelog'),
+    changelog: t.string({ resolve: (r) => r.changelog ?? '' }),
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     tags: t.exposeStringList('tags'),
-    layout: t.field({ type: Snapshot, resolve: (v) => v.layout }),
-    publishedAtMs: t.field({ type: 'Int64', resolve: (v) => v.publishedAtMs }),
+    layout: t.field({ type: Snapshot, resolve: (r) => versionSnapshot(r) }),
+    publishedAtMs: t.field({ type: 'Int64', resolve: (r) => BigInt(r.publishedAt.getTime()) }),
   }),
 });
 
 const PublishResult = builder.objectRef<{ template: LayoutTemplateView; version: number }>('PublishLayoutResult').implement({
   fields: (t) => ({
-    template: t.field({ type: Template, resolve: (r) => r.template }),
+    template: t.prismaField({
+      type: Template,
+      // Read back with the selection's relations; one deleted meanwhile is its 404.
+      resolve: async (query, r, _args, ctx) => (await ctx.services.layouts.getLayoutTemplate(callerOf(ctx), r.template.template, query.include ?? {})).row,
+    }),
     version: t.exposeInt('version', { description: 'The immutable version this publish created' }),
   }),
 });
@@ -141,38 +164,40 @@ builder.objectFields(ViewerRef, (t) => ({
         ownerId: t.arg.string(),
         orderBy: t.arg({ type: TemplateOrder }),
       },
-      resolve: (caller, args, ctx) => {
+      resolve: (caller, args, ctx, info) => {
         const filters = parseArgs(listLayoutTemplatesQuery, { tag: args.tag, query: args.query, ownerId: args.ownerId, orderBy: args.orderBy });
         return connectionFromPage(args, TEMPLATES_LIST_DEFAULT, async (page) => {
-          const r = await ctx.services.layouts.listLayoutTemplates(caller, { ...page, ...filters });
-          return { items: r.templates, nextPageToken: r.nextPageToken };
+          const query = queryFromInfo({ context: ctx, info, typeName: 'LayoutTemplate', path: ['edges', 'node'] });
+          const r = await ctx.services.layouts.listLayoutTemplates(caller, { ...page, ...filters }, 'include' in query ? query.include : {});
+          return { items: r.rows, nextPageToken: r.nextPageToken };
         });
       },
     },
     { name: 'LayoutTemplateConnection' },
     { name: 'LayoutTemplateEdge' },
   ),
-  layoutTemplate: t.field({
+  layoutTemplate: t.prismaField({
     type: Template,
     description: 'Any template by its id, listed or not',
     args: { ownerId: t.arg.string({ required: true }), templateId: t.arg.string({ required: true }) },
-    resolve: async (caller, args, ctx) => (await ctx.services.layouts.getLayoutTemplate(caller, parseArgs(getLayoutTemplateParams, args))).template,
+    resolve: async (query, caller, args, ctx) =>
+      (await ctx.services.layouts.getLayoutTemplate(caller, parseArgs(getLayoutTemplateParams, args), query.include ?? {})).row,
   }),
-  layoutTemplateVersion: t.field({
+  layoutTemplateVersion: t.prismaField({
     type: Version,
     args: {
       ownerId: t.arg.string({ required: true }),
       templateId: t.arg.string({ required: true }),
       version: t.arg.int({ description: 'Omit for the latest' }),
     },
-    resolve: async (caller, args, ctx) =>
+    resolve: async (query, caller, args, ctx) =>
       (
-        await ctx.services.layouts.getLayoutTemplateVersion(caller, {
-          ownerId: args.ownerId,
-          templateId: args.templateId,
-          ...(args.version != null ? { version: args.version } : {}),
-        })
-      ).version,
+        await ctx.services.layouts.getLayoutTemplateVersion(
+          caller,
+          { ownerId: args.ownerId, templateId: args.templateId, ...(args.version != null ? { version: args.version } : {}) },
+          query.include ?? {},
+        )
+      ).row,
   }),
 }));
 

@@ -54,10 +54,10 @@ const Effective = builder
   });
 
 builder.queryFields((t) => ({
-  rateLimits: t.field({ type: Catalog, resolve: (_root, _args, ctx) => ctx.services.limiter.catalog() }),
+  rateLimits: t.field({ type: Catalog, resolve: (_root, _args, ctx) => ctx.services.limiter.getRateLimitConfig() }),
   tradingRateLimits: t.field({
     type: Effective,
     args: { subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.limiter.effectiveLimits(callerOf(ctx), args.subaccountId ?? undefined),
+    resolve: (_root, args, ctx) => ctx.services.limiter.getTradingRateLimits(callerOf(ctx), { subaccountId: args.subaccountId ?? undefined }),
   }),
 }));

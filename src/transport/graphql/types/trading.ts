@@ -11,13 +11,9 @@ import {
   spotConfigView,
   spotMarketView,
   tradeView,
-  type BookDeltaPayload,
   type CreateOrderInput as CreateOrderInputShape,
-  type FillPayload,
-  type OrderEventPayload,
   type OrderLike,
   type OrdersService,
-  type PublicTradePayload,
 } from '../../../services/trading/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -391,7 +387,7 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
-      const { market, depth, sequence } = ctx.services.orders.depth(args.symbol, args.depth ?? 50);
+      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? 50);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
@@ -442,7 +438,7 @@ builder.queryField('publicTrades', (t) =>
     description: 'Public: the most recent trades of a symbol, newest first',
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
-      const { market, trades } = await ctx.services.orders.recentTrades(args.symbol, args.limit ?? 100);
+      const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? 100);
       return trades.map((p) => publicTradeView(p, market));
     },
   }),
@@ -454,8 +450,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: changed price levels of a symbol after each durable batch, with sequence numbers',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'book')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as BookDeltaPayload;
+    resolve: (p, _args, ctx) => {
       const market = ctx.services.markets.market(p.symbol) as Market;
       const view = (l: { price: bigint; qty: bigint }) => levelView(l, market);
       return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
@@ -466,10 +461,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: every trade of a symbol after it is durable',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'trades')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as PublicTradePayload;
-      return publicTradeView(p, ctx.services.markets.market(p.symbol) as Market);
-    },
+    resolve: (p, _args, ctx) => publicTradeView(p, ctx.services.markets.market(p.symbol) as Market),
   }),
   orderUpdates: t.field({
     type: Order,
@@ -477,10 +469,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: async (payload, _args, ctx) => {
-      const p = payload as OrderEventPayload;
-      return { ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
-    },
+    resolve: async (p, _args, ctx) => ({ ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence }),
   }),
   fills: t.field({
     type: Fill,
@@ -488,10 +477,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as FillPayload;
-      return { ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence };
-    },
+    resolve: (p, _args, ctx) => ({ ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
   }),
 }));
 
@@ -542,7 +528,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every update after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'balances', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload) => payload as BalanceEventPayload,
+    resolve: (payload) => payload,
   }),
 }));
 
@@ -558,7 +544,7 @@ builder.objectFields(ViewerRef, (t) => ({
     resolve: (caller, args, ctx, info) =>
       connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
-        const r = await ctx.services.orders.listOpenOrders(caller, {
+        const r = await ctx.services.orders.getOpenOrders(caller, {
           ...page,
           includeAttachedRisk: withRisk,
           includeAttachedRiskState: withRisk,
@@ -577,7 +563,7 @@ builder.objectFields(ViewerRef, (t) => ({
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), orderId: t.arg.string(), lineageId: t.arg.string() },
     resolve: (caller, args, ctx) =>
       connectionFromPage(args, 100, async (page) => {
-        const r = await ctx.services.orders.listTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
+        const r = await ctx.services.orders.getUserTrades(caller, { ...page, ...(defined({ subaccountId: args.subaccountId, symbol: args.symbol, orderId: args.orderId, lineageId: args.lineageId }) ?? {}) });
         return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
       }),
   }),
@@ -588,7 +574,7 @@ const Violation = builder.objectRef<ViolationShape>('Violation').implement({
 });
 
 /** The service's answer, which REST sends as it is. */
-type CancelBatchShape = Awaited<ReturnType<OrdersService['cancelBatch']>>;
+type CancelBatchShape = Awaited<ReturnType<OrdersService['batchCancelOrders']>>;
 type BatchItemErrorShape = Extract<CancelBatchShape['results'][number], { status: 'REJECTED' }>['error'];
 type BatchItemShape = { orderId: string; clientOrderId?: string; status: string; code?: string; error?: BatchItemErrorShape };
 
@@ -646,7 +632,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels up to 50 orders, rejecting items one by one; a repeated requestId answers the first result',
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
     resolve: (_root, { requestId, subaccountId, items }, ctx) =>
-      ctx.services.orders.cancelBatch(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
+      ctx.services.orders.batchCancelOrders(callerOf(ctx), { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) }),
   }),
   modifyOrder: t.field({
     type: Order,

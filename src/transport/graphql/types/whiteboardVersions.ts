@@ -1,6 +1,9 @@
-import type { WhiteboardRestored, WhiteboardVersion } from '../../../services/whiteboards.ts';
+import type { WhiteboardRestored, WhiteboardVersion } from '../../../services/whiteboards/index.ts';
+import { listWhiteboardVersionsParams } from '../../../services/whiteboards/listWhiteboardVersions.schema.ts';
+import { restoreWhiteboardVersionParams } from '../../../services/whiteboards/restoreWhiteboardVersion.schema.ts';
 import { builder } from '../builder.ts';
 import { callerOf } from '../connections.ts';
+import { parseArgs } from '../validate.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
@@ -31,7 +34,7 @@ builder.objectFields(ViewerRef, (t) => ({
     type: [VersionRef],
     description: 'The board’s versions, newest first (at most 20); anyone with a role on the board reads them',
     args: { boardId: t.arg.string({ required: true }) },
-    resolve: (caller, args, ctx) => ctx.services.whiteboards.listWhiteboardVersions(caller, { boardId: args.boardId }),
+    resolve: (caller, args, ctx) => ctx.services.whiteboards.listWhiteboardVersions(caller, parseArgs(listWhiteboardVersionsParams, args)),
   }),
 }));
 
@@ -40,6 +43,6 @@ builder.mutationFields((t) => ({
     type: RestoredRef,
     description: 'Makes the board’s content that of one of its versions, as a new edit every open room receives (needs canEdit)',
     args: { boardId: t.arg.string({ required: true }), versionId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.restoreWhiteboardVersion(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.restoreWhiteboardVersion(callerOf(ctx), parseArgs(restoreWhiteboardVersionParams, args)),
   }),
 }));

@@ -1,11 +1,17 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { invalidArgument } from '../../../domain/errors.ts';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES, type Audience, type DefaultRole, type MemberRole, type Permissions, type ResolvedAccess } from '../../../domain/whiteboard.ts';
-import { EMPTY_SCENE, type Scene } from '../../../services/whiteboardScene.ts';
-import { boardNotFound, WHITEBOARD_LIST_DEFAULT, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards.ts';
+import { createWhiteboardBody } from '../../../services/whiteboards/createWhiteboard.schema.ts';
+import { deleteWhiteboardParams } from '../../../services/whiteboards/deleteWhiteboard.schema.ts';
+import { getWhiteboardParams } from '../../../services/whiteboards/getWhiteboard.schema.ts';
+import { boardNotFound, EMPTY_SCENE, WHITEBOARD_LIST_DEFAULT, type Scene, type WhiteboardItem, type WhiteboardMember } from '../../../services/whiteboards/index.ts';
+import { removeWhiteboardMemberParams } from '../../../services/whiteboards/removeWhiteboardMember.schema.ts';
+import { setWhiteboardMemberBody, setWhiteboardMemberParams } from '../../../services/whiteboards/setWhiteboardMember.schema.ts';
+import { updateWhiteboardBody, updateWhiteboardParams } from '../../../services/whiteboards/updateWhiteboard.schema.ts';
 import type { Whiteboard } from '../../../generated/prisma/client.ts';
 import { builder } from '../builder.ts';
-import { callerOf, connectionFromPage, defined } from '../connections.ts';
+import { callerOf, connectionFromPage } from '../connections.ts';
+import { parseArgs } from '../validate.ts';
 import { ViewerRef } from './viewer.ts';
 
 /**
@@ -142,7 +148,7 @@ builder.objectFields(ViewerRef, (t) => ({
   whiteboard: t.field({
     type: Item,
     args: { boardId: t.arg.string({ required: true }) },
-    resolve: (caller, args, ctx) => ctx.services.whiteboards.getWhiteboard(caller, { boardId: args.boardId }),
+    resolve: (caller, args, ctx) => ctx.services.whiteboards.getWhiteboard(caller, parseArgs(getWhiteboardParams, args)),
   }),
 }));
 
@@ -178,16 +184,21 @@ builder.mutationFields((t) => ({
     type: Item,
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
-      const { initialSnapshotJson, ...rest } = defined(input) ?? { title: input.title };
+      const { initialSnapshotJson, ...rest } = input;
+      // The scene goes to the service as parsed: the wire form would drop its elements' null fields.
       const initialSnapshot = parseScene(initialSnapshotJson);
-      return ctx.services.whiteboards.createWhiteboard(callerOf(ctx), { ...rest, ...(initialSnapshot !== undefined ? { initialSnapshot } : {}) });
+      return ctx.services.whiteboards.createWhiteboard(callerOf(ctx), {
+        ...parseArgs(createWhiteboardBody, rest),
+        ...(initialSnapshot !== undefined ? { initialSnapshot } : {}),
+      });
     },
   }),
   updateWhiteboard: t.field({
     type: Item,
     description: 'Title, audience, default role, archive state (needs canManage)',
     args: { boardId: t.arg.string({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_root, { boardId, input }, ctx) => ctx.services.whiteboards.updateWhiteboard(callerOf(ctx), { ...defined(input), boardId }),
+    resolve: (_root, { boardId, input }, ctx) =>
+      ctx.services.whiteboards.updateWhiteboard(callerOf(ctx), { ...parseArgs(updateWhiteboardParams, { boardId }), ...parseArgs(updateWhiteboardBody, input) }),
   }),
   setWhiteboardMember: t.field({
     type: Item,
@@ -196,17 +207,18 @@ builder.mutationFields((t) => ({
       accountId: t.arg.string({ required: true }),
       role: t.arg({ type: MemberRole, required: true }),
     },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), args),
+    resolve: (_root, { role, ...params }, ctx) =>
+      ctx.services.whiteboards.setWhiteboardMember(callerOf(ctx), { ...parseArgs(setWhiteboardMemberParams, params), ...parseArgs(setWhiteboardMemberBody, { role }) }),
   }),
   deleteWhiteboard: t.field({
     type: Deleted,
     description: 'Deletes the board, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
     args: { boardId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.deleteWhiteboard(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.deleteWhiteboard(callerOf(ctx), parseArgs(deleteWhiteboardParams, args)),
   }),
   removeWhiteboardMember: t.field({
     type: Item,
     args: { boardId: t.arg.string({ required: true }), accountId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.whiteboards.removeWhiteboardMember(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => ctx.services.whiteboards.removeWhiteboardMember(callerOf(ctx), parseArgs(removeWhiteboardMemberParams, args)),
   }),
 }));

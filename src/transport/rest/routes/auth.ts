@@ -21,7 +21,7 @@ export function authRoutes(s: Services) {
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64) }),
       handler: async ({ body }, ctx) => {
-        const r = await s.walletAuth.createNonce(body, { clientIp: ctx.ip });
+        const r = await s.walletAuth.createWalletNonce(body, { clientIp: ctx.ip });
         return { nonce: r.nonce, message: r.message, expiresAt: toRfc3339(r.expiresAt) };
       },
     }),
@@ -33,7 +33,7 @@ export function authRoutes(s: Services) {
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64), message: z.string().max(2048), signature: z.string().max(200) }),
       handler: async ({ body }, ctx) => {
-        const r = await s.walletAuth.login(body, { clientIp: ctx.ip });
+        const r = await s.walletAuth.walletLogin(body, { clientIp: ctx.ip });
         return { sessionToken: r.sessionToken, rootAccountId: r.rootAccountId, expiresAt: toRfc3339(r.expiresAt) };
       },
     }),

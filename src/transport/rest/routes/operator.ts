@@ -41,7 +41,7 @@ function operatorProjectionRoutes(s: Services) {
       summary: 'List the trading journal entries the projection parked: those that failed, and those waiting behind them',
       auth: 'operator',
       handler: async () => ({
-        entries: (await s.operator.quarantinedEntries()).map((e) => ({
+        entries: (await s.operator.listQuarantinedEntries()).map((e) => ({
           seq: e.seq.toString(),
           error: e.error,
           ...(e.sqlState !== null ? { sqlState: e.sqlState } : {}),
@@ -59,7 +59,7 @@ function operatorProjectionRoutes(s: Services) {
       auth: 'operator',
       params: z.object({ seq: uint64() }),
       handler: async ({ params }) => {
-        const outcome = await s.operator.reapplyQuarantined(params.seq);
+        const outcome = await s.operator.reapplyQuarantinedEntry(params.seq);
         return {
           reapplied: outcome.reapplied.map(String),
           ...(outcome.failed ? { failed: { seq: outcome.failed.seq.toString(), error: outcome.failed.error, ...(outcome.failed.sqlState !== null ? { sqlState: outcome.failed.sqlState } : {}) } } : {}),
@@ -105,7 +105,7 @@ function operatorChainRoutes(s: Services) {
       summary: 'Simulated chain: the validators reject a withdrawal awaiting validation (its hold is released)',
       auth: 'operator',
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ body }) => ({ flow: await s.chain.failWithdraw({ flowId: body.flowId, how: 'REJECT' }) }),
+      handler: async ({ body }) => ({ flow: await s.chain.rejectWithdrawal(body) }),
     }),
     defineRoute({
       operationId: 'dropWithdrawal',
@@ -114,7 +114,7 @@ function operatorChainRoutes(s: Services) {
       summary: 'Simulated chain: a broadcast withdrawal\'s transaction left the chain before it confirmed (its hold is released)',
       auth: 'operator',
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ body }) => ({ flow: await s.chain.failWithdraw({ flowId: body.flowId, how: 'DROP' }) }),
+      handler: async ({ body }) => ({ flow: await s.chain.dropWithdrawal(body) }),
     }),
   ];
 }

@@ -12,7 +12,7 @@ export function rateLimitRoutes(s: Services) {
       summary: 'The trading quota catalog for VIP0 to VIP10 (public)',
       auth: 'public',
       handler: async () => {
-        const c = s.limiter.catalog();
+        const c = s.limiter.getRateLimitConfig();
         return {
           effectiveFrom: toRfc3339(c.effectiveFrom),
           policyVersion: c.policyVersion,
@@ -34,7 +34,7 @@ export function rateLimitRoutes(s: Services) {
       auth: 'caller',
       query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
       handler: async ({ query }, ctx) => {
-        const r = await s.limiter.effectiveLimits(ctx.caller, query.subaccountId);
+        const r = await s.limiter.getTradingRateLimits(ctx.caller, query);
         return {
           policyVersion: r.policyVersion,
           effectiveFrom: toRfc3339(r.effectiveFrom),

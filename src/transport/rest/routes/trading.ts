@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { levelView, orderView as orderJson, publicTradeView, spotConfigView, tradeView as tradeJson } from '../../../services/trading/index.ts';
+import { levelView, orderView as orderJson, publicTradeView, tradeView as tradeJson } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { int32, nonNegativeInt64, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
@@ -87,7 +87,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/config',
       summary: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
       auth: 'public',
-      handler: async () => spotConfigView(s.markets),
+      handler: async () => s.orders.getSpotConfig(),
     }),
     defineRoute({
       operationId: 'createOrder',
@@ -154,7 +154,7 @@ export function tradingRoutes(s: Services) {
       params: z.object({ clientOrderId: z.string().max(128) }),
       query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
       handler: async ({ params, query }, ctx) => {
-        const r = await s.orders.getOrder(ctx.caller, { clientOrderId: params.clientOrderId, ...query });
+        const r = await s.orders.getOrderByClientOrderId(ctx.caller, { clientOrderId: params.clientOrderId, ...query });
         return { order: orderJson(r.order, market(r.order.symbolId)) };
       },
     }),
@@ -175,7 +175,7 @@ export function tradingRoutes(s: Services) {
         triggerId: z.string().max(64).optional(),
       }),
       handler: async ({ query }, ctx) => {
-        const r = await s.orders.listOpenOrders(ctx.caller, {
+        const r = await s.orders.getOpenOrders(ctx.caller, {
           includeAttachedRisk: query.includeAttachedRisk === true,
           includeAttachedRiskState: query.includeAttachedRiskState === true,
           ...(query.subaccountId ? { subaccountId: query.subaccountId } : {}),
@@ -277,7 +277,7 @@ export function tradingRoutes(s: Services) {
         subaccountId: z.string().max(64).optional(),
         items: z.array(z.strictObject({ orderId: z.string().max(64).optional(), clientOrderId: z.string().max(128).optional() })).min(1).max(50),
       }),
-      handler: async ({ body }, ctx) => s.orders.cancelBatch(ctx.caller, body),
+      handler: async ({ body }, ctx) => s.orders.batchCancelOrders(ctx.caller, body),
     }),
     defineRoute({
       operationId: 'cancelAllAfter',
@@ -327,7 +327,7 @@ export function tradingRoutes(s: Services) {
         pageToken: z.string().max(2048).optional(),
       }),
       handler: async ({ query }, ctx) => {
-        const r = await s.orders.listTrades(ctx.caller, query as never);
+        const r = await s.orders.getUserTrades(ctx.caller, query);
         return {
           trades: r.trades.map((t) => tradeJson(t.trade, market(t.trade.symbolId), t.orderPublicId)),
           transfers: r.transfers.map(tradeLegJson),
@@ -343,7 +343,7 @@ export function tradingRoutes(s: Services) {
       auth: 'public',
       query: z.strictObject({ symbol: z.string().max(32), depth: queryInt(1, 500).optional() }),
       handler: async ({ query }) => {
-        const { market: m, depth, sequence } = s.orders.depth(query.symbol, query.depth ?? 50);
+        const { market: m, depth, sequence } = s.orders.getOrderBook(query.symbol, query.depth ?? 50);
         const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, m);
         return { symbol: m.symbol, sequence: sequence.toString(), bids: depth.bids.map(level), asks: depth.asks.map(level) };
       },
@@ -356,7 +356,7 @@ export function tradingRoutes(s: Services) {
       auth: 'public',
       query: z.strictObject({ symbol: z.string().max(32), limit: queryInt(1, 500).optional() }),
       handler: async ({ query }) => {
-        const { market: m, trades } = await s.orders.recentTrades(query.symbol, query.limit ?? 100);
+        const { market: m, trades } = await s.orders.getPublicTrades(query.symbol, query.limit ?? 100);
         return { symbol: m.symbol, trades: trades.map((t) => publicTradeView(t, m)) };
       },
     }),

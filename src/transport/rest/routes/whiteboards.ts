@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES } from '../../../domain/whiteboard.ts';
 import type { Services } from '../../../services/index.ts';
-import { VERSIONS_KEPT } from '../../../services/whiteboardVersions.ts';
-import { WHITEBOARD_LIST_MAX, type WhiteboardItem, type WhiteboardMember, type WhiteboardVersion } from '../../../services/whiteboards.ts';
-import { queryBool, toInt64, toRfc3339 } from '../codec.ts';
+import { createWhiteboardBody } from '../../../services/whiteboards/createWhiteboard.schema.ts';
+import { deleteWhiteboardParams } from '../../../services/whiteboards/deleteWhiteboard.schema.ts';
+import { exportWhiteboardParams } from '../../../services/whiteboards/exportWhiteboard.schema.ts';
+import { getWhiteboardParams } from '../../../services/whiteboards/getWhiteboard.schema.ts';
+import { VERSIONS_KEPT, type WhiteboardItem, type WhiteboardMember, type WhiteboardVersion } from '../../../services/whiteboards/index.ts';
+import { listWhiteboardMembersParams } from '../../../services/whiteboards/listWhiteboardMembers.schema.ts';
+import { listWhiteboardsQuery } from '../../../services/whiteboards/listWhiteboards.schema.ts';
+import { listWhiteboardVersionsParams } from '../../../services/whiteboards/listWhiteboardVersions.schema.ts';
+import { removeWhiteboardMemberParams } from '../../../services/whiteboards/removeWhiteboardMember.schema.ts';
+import { restoreWhiteboardVersionParams } from '../../../services/whiteboards/restoreWhiteboardVersion.schema.ts';
+import { setWhiteboardMemberBody, setWhiteboardMemberParams } from '../../../services/whiteboards/setWhiteboardMember.schema.ts';
+import { updateWhiteboardBody, updateWhiteboardParams } from '../../../services/whiteboards/updateWhiteboard.schema.ts';
+import { toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { pageQuery } from '../schemas.ts';
 
 /**
  * Collaboration (spec 2.13, 4.8). The list is exactly 4.8; create, get, settings and
@@ -53,12 +62,6 @@ export const renderVersion = (v: WhiteboardVersion) => ({ versionId: v.versionId
 
 export const renderMember = (m: WhiteboardMember) => ({ accountId: m.accountId, role: m.role, addedAt: toRfc3339(m.addedAt) });
 
-// Generous transport bounds only stop absurd input; the service holds the real rules.
-const text = () => z.string().max(4096);
-const boardParams = z.strictObject({ boardId: z.string().max(64) });
-const memberParams = z.strictObject({ boardId: z.string().max(64), accountId: z.string().max(64) });
-const versionParams = z.strictObject({ boardId: z.string().max(64), versionId: z.string().max(64) });
-
 export function whiteboardRoutes(s: Services) {
   const boards = s.whiteboards;
   return [
@@ -68,7 +71,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards',
       summary: 'List whiteboards visible to the caller, most recently updated first',
       auth: 'caller',
-      query: z.strictObject({ includeArchived: queryBool().optional(), ...pageQuery(WHITEBOARD_LIST_MAX) }),
+      query: listWhiteboardsQuery,
       response: z.object({ boards: z.array(itemSchema), nextPageToken: z.string() }),
       handler: async ({ query }, ctx) => {
         const r = await boards.listWhiteboards(ctx.caller, query);
@@ -81,12 +84,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards',
       summary: 'Create a whiteboard owned by the caller',
       auth: 'caller',
-      body: z.strictObject({
-        title: text(),
-        audience: text().optional(),
-        defaultRole: text().optional(),
-        initialSnapshot: z.unknown().optional(),
-      }),
+      body: createWhiteboardBody,
       response: itemSchema,
       handler: async ({ body }, ctx) => renderWhiteboard(await boards.createWhiteboard(ctx.caller, body)),
     }),
@@ -96,7 +94,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId',
       summary: 'Get one whiteboard and the caller’s access',
       auth: 'caller',
-      params: boardParams,
+      params: getWhiteboardParams,
       response: itemSchema,
       handler: async ({ params }, ctx) => renderWhiteboard(await boards.getWhiteboard(ctx.caller, params)),
     }),
@@ -106,13 +104,8 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId',
       summary: 'Change a whiteboard’s title, audience, default role or archive state',
       auth: 'caller',
-      params: boardParams,
-      body: z.strictObject({
-        title: text().optional(),
-        audience: text().optional(),
-        defaultRole: text().optional(),
-        archived: z.boolean().optional(),
-      }),
+      params: updateWhiteboardParams,
+      body: updateWhiteboardBody,
       response: itemSchema,
       handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.updateWhiteboard(ctx.caller, { ...body, ...params })),
     }),
@@ -122,7 +115,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId',
       summary: 'Delete a whiteboard, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
       auth: 'caller',
-      params: boardParams,
+      params: deleteWhiteboardParams,
       response: z.object({ boardId: z.string() }),
       handler: async ({ params }, ctx) => boards.deleteWhiteboard(ctx.caller, params),
     }),
@@ -132,7 +125,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/members',
       summary: 'The board’s owner and members with their roles (anyone with a role on the board may read it)',
       auth: 'caller',
-      params: boardParams,
+      params: listWhiteboardMembersParams,
       response: z.object({
         members: z.array(z.object({ accountId: z.string(), role: z.enum(WHITEBOARD_ROLES), addedAt: z.string() })),
       }),
@@ -144,7 +137,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/export',
       summary: 'The board’s current scene {elements, version} as its Yjs document holds it, unstored room edits included',
       auth: 'caller',
-      params: boardParams,
+      params: exportWhiteboardParams,
       response: z.object({ boardId: z.string(), scene: sceneSchema }),
       handler: async ({ params }, ctx) => boards.exportWhiteboard(ctx.caller, params),
     }),
@@ -154,8 +147,8 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/members/:accountId',
       summary: `Give an account a role on the board (${MEMBER_ROLES.join(', ')})`,
       auth: 'caller',
-      params: memberParams,
-      body: z.strictObject({ role: text() }),
+      params: setWhiteboardMemberParams,
+      body: setWhiteboardMemberBody,
       response: itemSchema,
       handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.setWhiteboardMember(ctx.caller, { ...params, role: body.role })),
     }),
@@ -165,7 +158,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/members/:accountId',
       summary: 'Remove an account’s role on the board',
       auth: 'caller',
-      params: memberParams,
+      params: removeWhiteboardMemberParams,
       response: itemSchema,
       handler: async ({ params }, ctx) => renderWhiteboard(await boards.removeWhiteboardMember(ctx.caller, params)),
     }),
@@ -175,7 +168,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/versions',
       summary: `The board’s version snapshots, newest first: one at most every 5 minutes of editing, the last ${VERSIONS_KEPT} kept (anyone with a role on the board may read them)`,
       auth: 'caller',
-      params: boardParams,
+      params: listWhiteboardVersionsParams,
       response: z.object({ versions: z.array(z.object({ versionId: z.string(), createdAt: z.string(), sizeBytes: z.number().int() })) }),
       handler: async ({ params }, ctx) => ({ versions: (await boards.listWhiteboardVersions(ctx.caller, params)).map(renderVersion) }),
     }),
@@ -185,7 +178,7 @@ export function whiteboardRoutes(s: Services) {
       url: '/v1/collab/whiteboards/:boardId/versions/:versionId/restore',
       summary: 'Make the board’s content that of one of its versions, as a new edit every open room receives (EDITOR or higher)',
       auth: 'caller',
-      params: versionParams,
+      params: restoreWhiteboardVersionParams,
       response: z.object({ boardId: z.string(), versionId: z.string(), restoredAt: z.string() }),
       handler: async ({ params }, ctx) => {
         const r = await boards.restoreWhiteboardVersion(ctx.caller, params);

@@ -11,7 +11,7 @@ const TRIGGER_TYPES = Object.values(TriggerType);
 const STATUSES: TriggerStatus[] = ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
 
 /** Spec 4.6 List Triggers: the account's triggers, newest first, with every filter of the spec. */
-export async function getTriggers(
+export async function listTriggers(
   ctx: TradingContext,
   caller: Caller,
   input: { subaccountId?: string; status?: string[]; symbol?: string; symbolId?: number; triggerType?: string; parentOrderId?: string; limit?: number; pageToken?: string },

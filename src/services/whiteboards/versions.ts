@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import { ApiError } from '../domain/errors.ts';
-import { yjsToScene } from './whiteboardScene.ts';
+import { ApiError } from '../../domain/errors.ts';
+import { yjsToScene } from './scene.ts';
 
 /**
  * Version snapshots and compaction of a board's Y.Doc (docs/api-decisions.md, "Whiteboards",
@@ -40,7 +40,7 @@ export function compactState(states: Uint8Array[]): Uint8Array {
  * Turns `doc` into the content of `version` as one transaction on `doc` itself, so the
  * change is an ordinary Yjs update against the current document: every connection of an
  * open room receives it and converges, nothing is replaced under them. In the scene
- * mapping (whiteboardScene.ts): the elements now in the array are deleted and the
+ * mapping (scene.ts): the elements now in the array are deleted and the
  * version's elements inserted; the `scene` map's keys are set to the version's (keys the
  * version lacks are deleted).
  */

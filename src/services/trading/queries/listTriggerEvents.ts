@@ -10,7 +10,7 @@ import { findOwnTrigger } from './getTrigger.ts';
 const EVENT_TYPES: TriggerEventType[] = ['CREATED', 'ARMED', 'THRESHOLD_UPDATED', 'FIRED', 'CHILD_PLACED', 'CHILD_FILLED', 'CHILD_CANCELED', 'CHILD_REJECTED', 'SLICE_SKIPPED', 'PAUSED', 'RESUMED', 'AMENDED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
 
 /** Spec 4.6 List Trigger Events: one trigger's append-only events, newest first. */
-export async function getTriggerEvents(ctx: TradingContext, caller: Caller, input: { triggerId: string; eventType?: string; subaccountId?: string; limit?: number; pageToken?: string }) {
+export async function listTriggerEvents(ctx: TradingContext, caller: Caller, input: { triggerId: string; eventType?: string; subaccountId?: string; limit?: number; pageToken?: string }) {
   requirePermission(caller, 'READ');
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
   const eventType = input.eventType === undefined || input.eventType === 'EVENT_UNSPECIFIED' ? undefined : (input.eventType as TriggerEventType);

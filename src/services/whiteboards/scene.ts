@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import { columnMisfit, misfitCode, modelSpecs, type ColumnSpec } from '../infra/columnLimits.ts';
-import { invalidArgument } from '../domain/errors.ts';
+import { columnMisfit, misfitCode, modelSpecs, type ColumnSpec } from '../../infra/columnLimits.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 
 /**
  * `initialSnapshot` {elements, version}: an Excalidraw-style scene that seeds a board's

@@ -1,0 +1,1 @@
+export { boardParams as deleteWhiteboardParams } from './getWhiteboard.schema.ts';

@@ -1,0 +1,1 @@
+export { boardParams as exportWhiteboardParams } from './getWhiteboard.schema.ts';

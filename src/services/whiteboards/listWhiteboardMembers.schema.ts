@@ -1,0 +1,1 @@
+export { boardParams as listWhiteboardMembersParams } from './getWhiteboard.schema.ts';

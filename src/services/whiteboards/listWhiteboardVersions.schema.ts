@@ -1,0 +1,1 @@
+export { boardParams as listWhiteboardVersionsParams } from './getWhiteboard.schema.ts';

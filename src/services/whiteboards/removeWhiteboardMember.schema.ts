@@ -1,0 +1,1 @@
+export { memberParams as removeWhiteboardMemberParams } from './setWhiteboardMember.schema.ts';
