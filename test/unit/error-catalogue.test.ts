@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ERROR_CATALOGUE, errors, type ErrorCode } from '../../src/domain/errorCatalogue.ts';
 import { ApiError, ERROR_KEYS, type ErrorKey } from '../../src/domain/errors.ts';
 import { TransferCode } from '../../src/generated/prisma/enums.ts';
-import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
+import { openApiDocument } from '../../src/transport/openapiDocument.ts';
 
 /**
  * Errors once (issue 28): the catalogue, docs/api-decisions.md ("Error codes") and the code
@@ -26,6 +26,7 @@ const OUTSIDE_CODES: { source: string; test: (code: string) => boolean }[] = [
   { source: 'Fastify (its own errors, and the JSON parser errors http.ts raises for problem.ts)', test: (c) => c.startsWith('FST_ERR_') },
   { source: 'Node (sockets, the HTTP parser)', test: (c) => ['ECONNRESET', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_HEADER_OVERFLOW'].includes(c) },
   { source: 'pg (SQLSTATE unique_violation)', test: (c) => c === '23505' },
+  { source: 'PostgreSQL at start-up (SQLSTATE: no such database, refused credentials, starting up), told as one line by startupFailure.ts', test: (c) => ['3D000', '28P01', '28000', '57P03'].includes(c) },
   { source: 'Prisma (unique constraint)', test: (c) => c === 'P2002' },
   { source: 'zod issue codes', test: (c) => ['custom', 'invalid_type', 'unrecognized_keys'].includes(c) },
   { source: 'ledger transfer codes (schema.prisma TransferCode), data and not errors', test: (c) => Object.hasOwn(TransferCode, c) },

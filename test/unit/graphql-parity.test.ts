@@ -1,7 +1,7 @@
 import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/transport/graphql/schema.ts';
-import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
+import { openApiDocument } from '../../src/transport/openapiDocument.ts';
 import { camel, COUNTERPARTS, counterpartOf, fieldAt, isConnection, isPaged } from '../helpers/parity.ts';
 
 /**

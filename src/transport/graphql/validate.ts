@@ -1,8 +1,6 @@
 import type { z } from 'zod';
-import type { Services } from '../../services/index.ts';
-import { validationError } from '../rest/problem.ts';
-import type { RouteSpec } from '../rest/route.ts';
-import { restRoutes } from '../rest/routes.ts';
+import { validationError } from '../problem.ts';
+import { requestSchemasOf } from '../routeSchemas.ts';
 
 /**
  * GraphQL arguments in the JSON form /v1 receives: Int64 as decimal text, null as absent.
@@ -29,21 +27,16 @@ function queryForm(v: unknown): unknown {
   return Object.fromEntries(Object.entries(wire).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
 }
 
-let routeTable: Map<string, RouteSpec> | undefined;
-
 /**
  * Validates GraphQL arguments, put in the shape /v1 receives them, with the request schemas of
- * the /v1 route of the same operation, for the operations whose input schema still lives in the
+ * the /v1 operation of the same name, for the operations whose input schema still lives in the
  * route table (the others use their `<op>.schema.ts` through parseArgs): both transports then
- * refuse the same values with the same violations, and a bound is stated once. The table is read
- * for its schemas only; no handler of it runs here.
+ * refuse the same values with the same violations, and a bound is stated once.
  */
 export function validateAsRoute(operationId: string, parts: { params?: object; query?: object; body?: object }): void {
-  routeTable ??= new Map(restRoutes({} as Services).map((r) => [r.operationId, r]));
-  const route = routeTable.get(operationId);
-  if (!route) throw new Error(`no /v1 route ${operationId}`);
+  const schemas = requestSchemasOf(operationId);
   for (const part of ['params', 'query', 'body'] as const) {
-    const schema = route[part];
+    const schema = schemas[part];
     if (!schema || parts[part] === undefined) continue;
     const parsed = schema.safeParse(part === 'query' ? queryForm(parts[part]) : wireForm(parts[part]));
     if (!parsed.success) throw validationError(parsed.error, part === 'body' ? 'input' : part);

@@ -1,7 +1,7 @@
 import { ERROR_CATALOGUE } from '../../domain/errorCatalogue.ts';
 import { ERROR_KEYS } from '../../domain/errors.ts';
 import type { RouteSpec } from './route.ts';
-import { PROBLEM_CONTENT_TYPE } from './problem.ts';
+import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 
 /**
  * Everything /v1/openapi.json says beyond the request and response schemas is derived here
