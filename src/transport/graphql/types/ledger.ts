@@ -1,4 +1,4 @@
-import { transferView } from '../../../services/trading/index.ts';
+import { presentInternalTransfer, presentTransfer } from '../../../presenters/transfer.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { builder } from '../builder.ts';
 import { parseArgs } from '../validate.ts';
@@ -9,7 +9,8 @@ import { ViewerRef } from './viewer.ts';
 
 const LedgerAccount = builder.enumType('LedgerAccount', { values: ['FUNDING', 'TRADING'] as const });
 
-type TransferShape = ReturnType<typeof transferView>;
+/** The /v1 shape (presenters/transfer.ts): GraphQL exposes the same fields, formatted the same way. */
+type TransferShape = ReturnType<typeof presentTransfer>;
 
 const TransferParty = builder.objectRef<TransferShape['source']>('TransferParty').implement({
   fields: (t) => ({
@@ -46,7 +47,7 @@ builder.objectFields(ViewerRef, (t) => ({
       connectionFromPage(args, 100, async (page) => {
         const filters = defined({ subaccountId: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed });
         const r = await ctx.services.ledger.listTransfers(caller, { ...page, ...filters });
-        return { items: r.transfers.map(transferView), nextPageToken: r.nextPageToken };
+        return { items: r.transfers.map(presentTransfer), nextPageToken: r.nextPageToken };
       }),
   }),
 }));
@@ -63,10 +64,10 @@ const InternalTransferInput = builder.inputType('InternalTransferInput', {
   }),
 });
 
-const InternalTransferResult = builder.objectRef<{ linkId: bigint; timestampUs: bigint }>('InternalTransferResult').implement({
+const InternalTransferResult = builder.objectRef<ReturnType<typeof presentInternalTransfer>>('InternalTransferResult').implement({
   fields: (t) => ({
     linkId: t.field({ type: 'Int64', resolve: (r) => r.linkId }),
-    timestamp: t.field({ type: 'Int64', description: 'Epoch microseconds', resolve: (r) => r.timestampUs }),
+    timestamp: t.field({ type: 'Int64', description: 'Epoch microseconds', resolve: (r) => r.timestamp }),
   }),
 });
 
@@ -74,6 +75,6 @@ builder.mutationField('internalTransfer', (t) =>
   t.field({
     type: InternalTransferResult,
     args: { input: t.arg({ type: InternalTransferInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.ledger.createInternalTransfer(callerOf(ctx), parseArgs(createInternalTransferBody, input)),
+    resolve: async (_root, { input }, ctx) => presentInternalTransfer(await ctx.services.ledger.createInternalTransfer(callerOf(ctx), parseArgs(createInternalTransferBody, input))),
   }),
 );

@@ -19,6 +19,8 @@ import {
   type OrdersService,
   type PublicTradePayload,
 } from '../../../services/trading/index.ts';
+import { presentBalance } from '../../../presenters/balance.ts';
+import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';
@@ -508,14 +510,15 @@ const DeadManSwitch = builder
     }),
   });
 
+/** A row of GET /v1/balances as presenters/balance.ts writes it, so the two cannot drift. */
 const Balance = builder
-  .objectRef<{ ledgerAccount: string; asset: string; available: bigint; held: bigint }>('Balance')
+  .objectRef<ReturnType<typeof presentBalance>>('Balance')
   .implement({
     fields: (t) => ({
       ledgerAccount: t.exposeString('ledgerAccount'),
       asset: t.exposeString('asset'),
-      available: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.available, 18) }),
-      held: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.held, 18) }),
+      available: t.exposeString('available', { description: '18 decimals' }),
+      held: t.exposeString('held', { description: '18 decimals' }),
     }),
   });
 
@@ -525,9 +528,9 @@ const BalanceUpdate = builder.objectRef<BalanceEventPayload>('BalanceUpdate').im
     ledgerAccount: t.exposeString('ledgerAccount', { description: '`FUNDING` or `TRADING`' }),
     asset: t.string({ resolve: (b, _args, ctx) => (ctx.services.markets.asset(b.assetId) as Asset).symbol }),
     assetId: t.string({ description: 'The unified asset id', resolve: (b) => String(b.assetId) }),
-    available: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.available, 18) }),
-    held: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.held, 18) }),
-    total: t.string({ description: '18 decimals: available + held', resolve: (b) => formatScaled(b.available + b.held, 18) }),
+    available: t.string({ description: '18 decimals', resolve: (b) => e18(b.available) }),
+    held: t.string({ description: '18 decimals', resolve: (b) => e18(b.held) }),
+    total: t.string({ description: '18 decimals: available + held', resolve: (b) => e18(b.available + b.held) }),
     sequence: t.expose('sequence', {
       type: 'Int64',
       description: 'The update’s position in the trading journal, unique and increasing in commit order. Resubscribe with `after:` set to the last one received to get every later update exactly once',
@@ -550,7 +553,7 @@ builder.objectFields(ViewerRef, (t) => ({
   balances: t.field({
     type: [Balance],
     args: { subaccountId: t.arg.string() },
-    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances,
+    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances.map(presentBalance),
   }),
   openOrders: t.connection({
     type: Order,
