@@ -1,3 +1,4 @@
+import { presentBalance } from '../../../presenters/balance.ts';
 import { presentInternalTransfer, presentTransfer } from '../../../presenters/transfer.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { builder } from '../builder.ts';
@@ -5,7 +6,7 @@ import { parseArgs } from '../validate.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
-/** Ledger transfers over GraphQL: the calls and field names of /v1 (routes/ledger.ts). */
+/** Balances and ledger transfers over GraphQL: the calls and field names of /v1 (routes/ledger.ts). */
 
 const LedgerAccount = builder.enumType('LedgerAccount', { values: ['FUNDING', 'TRADING'] as const });
 
@@ -38,7 +39,24 @@ const Transfer = builder.objectRef<TransferShape>('Transfer').implement({
   }),
 });
 
+/** A row of GET /v1/balances as presenters/balance.ts writes it, so the two cannot drift. */
+const Balance = builder
+  .objectRef<ReturnType<typeof presentBalance>>('Balance')
+  .implement({
+    fields: (t) => ({
+      ledgerAccount: t.exposeString('ledgerAccount'),
+      asset: t.exposeString('asset'),
+      available: t.exposeString('available', { description: '18 decimals' }),
+      held: t.exposeString('held', { description: '18 decimals' }),
+    }),
+  });
+
 builder.objectFields(ViewerRef, (t) => ({
+  balances: t.field({
+    type: [Balance],
+    args: { subaccountId: t.arg.string() },
+    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances.map(presentBalance),
+  }),
   transfers: t.connection({
     type: Transfer,
     description: 'Oldest first unless reversed',

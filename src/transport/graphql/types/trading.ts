@@ -19,7 +19,6 @@ import {
   type OrdersService,
   type PublicTradePayload,
 } from '../../../services/trading/index.ts';
-import { presentBalance } from '../../../presenters/balance.ts';
 import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -510,18 +509,6 @@ const DeadManSwitch = builder
     }),
   });
 
-/** A row of GET /v1/balances as presenters/balance.ts writes it, so the two cannot drift. */
-const Balance = builder
-  .objectRef<ReturnType<typeof presentBalance>>('Balance')
-  .implement({
-    fields: (t) => ({
-      ledgerAccount: t.exposeString('ledgerAccount'),
-      asset: t.exposeString('asset'),
-      available: t.exposeString('available', { description: '18 decimals' }),
-      held: t.exposeString('held', { description: '18 decimals' }),
-    }),
-  });
-
 const BalanceUpdate = builder.objectRef<BalanceEventPayload>('BalanceUpdate').implement({
   description: 'A balance of the caller’s account as a durable change left it: a row of `viewer.balances`, zero rows included (a balance emptied)',
   fields: (t) => ({
@@ -550,11 +537,6 @@ builder.subscriptionFields((t) => ({
 }));
 
 builder.objectFields(ViewerRef, (t) => ({
-  balances: t.field({
-    type: [Balance],
-    args: { subaccountId: t.arg.string() },
-    resolve: async (caller, args, ctx) => (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances.map(presentBalance),
-  }),
   openOrders: t.connection({
     type: Order,
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }) },
