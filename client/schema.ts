@@ -1418,7 +1418,7 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            /** @description Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID. */
+            /** @description Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID: one of the `x-codes` of the response (all of them: docs/api-decisions.md, "Error codes"). */
             code: string;
             requestId: string;
             /** @description Server clock in epoch milliseconds; on 401 TIMESTAMP_OUT_OF_WINDOW. */

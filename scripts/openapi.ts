@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { openApiDocument } from '../src/transport/rest/openapiDocument.ts';
+import { openApiDocument } from '../src/transport/openapiDocument.ts';
 
 /** Writes /v1/openapi.json (operator routes included) without a database: `npm run client:generate`. */
 const doc = await openApiDocument();

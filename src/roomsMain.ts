@@ -10,6 +10,7 @@ import { createRateLimiter } from './services/rateLimits.ts';
 import { createWhiteboardService, whiteboardsContext } from './services/whiteboards/index.ts';
 import { createCollab } from './transport/collab/server.ts';
 import { createLogger } from './transport/http.ts';
+import { exitOnStartupFailure, sharedStoreWarning } from './startupFailure.ts';
 
 /**
  * A rooms-only node: whiteboard rooms at /collab and nothing else. The trading engine has
@@ -21,7 +22,7 @@ import { createLogger } from './transport/http.ts';
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const clock = systemClock();
-const database = await openDatabase(config.database);
+const database = await openDatabase(config.database).catch(exitOnStartupFailure(config));
 const store = await openSharedStore(config.redis, { commandTimeoutMs: config.rateLimitTimeoutMs });
 const db = database.prisma;
 const whiteboards = createWhiteboardService(
@@ -51,6 +52,8 @@ collab.attach(http);
 await new Promise<void>((resolve) => http.listen(config.http.port, config.http.host, resolve));
 const address = http.address();
 logger.info({ port: typeof address === 'object' && address ? address.port : config.http.port }, 'serving /collab');
+const redisAway = sharedStoreWarning(store, config);
+if (redisAway && config.logLevel !== 'silent') process.stderr.write(`${redisAway}\n`);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../domain/errors.ts';
+import type { ErrorCode } from '../domain/errorCatalogue.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
@@ -57,7 +58,7 @@ interface CachedKey {
 /** lastUsedAt is kept to the second: a busy key costs one store write a second, not one a request. */
 const LAST_USED_RESOLUTION_MS = 1_000;
 
-const unauthenticated = (code: string, detail: string) => new ApiError('unauthenticated', detail, { code });
+const unauthenticated = (code: ErrorCode, detail: string) => new ApiError('unauthenticated', detail, { code });
 export const replayedRequest = () => unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
 
 export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errorCatalogue.ts';
+
 /**
  * The one error type every layer throws. Transports render it (REST as
  * application/problem+json, GraphQL as extensions); nothing else produces an error body.
@@ -30,7 +32,8 @@ export interface Violation {
 }
 
 export interface ApiErrorOptions {
-  code?: string;
+  /** One of the catalogue's (src/domain/errorCatalogue.ts); the key's default when absent. */
+  code?: ErrorCode;
   violations?: Violation[];
   /** Extra members rendered into the body (e.g. `rate_limit`). */
   extensions?: Record<string, unknown>;
@@ -40,7 +43,7 @@ export interface ApiErrorOptions {
 
 export class ApiError extends Error {
   readonly key: ErrorKey;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly violations: Violation[];
   readonly extensions: Record<string, unknown>;
   readonly headers: Record<string, string>;
@@ -65,13 +68,9 @@ export class ApiError extends Error {
 }
 
 /** A 400 naming the one field that is wrong. */
-export function invalidArgument(fieldPath: string, message: string, ruleId: string, code?: string): ApiError {
+export function invalidArgument(fieldPath: string, message: string, ruleId: string, code?: ErrorCode): ApiError {
   return new ApiError('invalid-argument', `${fieldPath}: ${message}`, {
     violations: [{ fieldPath, message, ruleId }],
     ...(code ? { code } : {}),
   });
-}
-
-export function notFound(what: string, code = 'NOT_FOUND'): ApiError {
-  return new ApiError('not-found', `${what} not found`, { code });
 }

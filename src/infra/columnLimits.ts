@@ -1,4 +1,5 @@
 import { columnSpecs } from '../generated/columnLimits.ts';
+import type { ErrorCode } from '../domain/errorCatalogue.ts';
 
 /** One column as Prisma's DMMF states it (written by scripts/column-limits.ts). */
 export interface ColumnSpec {
@@ -54,7 +55,7 @@ export function textMisfit(text: string): Misfit {
 }
 
 /** The error code of a misfit: `INVALID_CHARACTER` for a character text cannot hold (as for U+0000 anywhere, docs/api-decisions.md), else the default. */
-export const misfitCode = (reason: string): string | undefined => (reason === UNSTORABLE_CHARACTER ? 'INVALID_CHARACTER' : undefined);
+export const misfitCode = (reason: string): ErrorCode | undefined => (reason === UNSTORABLE_CHARACTER ? 'INVALID_CHARACTER' : undefined);
 
 /** JSON text (escapes decoded) as jsonb takes it: valid, and no string in it holds what text cannot. */
 function jsonMisfit(text: string): Misfit {

@@ -53,6 +53,8 @@ export interface SharedStore {
   chargeBuckets(charges: BucketCharge[], claim?: SignatureClaim): Promise<AdmitOutcome>;
   /** Whether the store answers now (false while Redis is away: callers need not wait for a timeout). */
   readonly available: boolean;
+  /** While Redis does not answer, the last error of its command connection (what start-up tells the person). */
+  readonly connectionError?: Error;
   close(): Promise<void>;
 }
 
@@ -89,7 +91,9 @@ export async function openSharedStore(
   // leaves its promise unhandled, so a connection closed just after reconnecting rejected
   // it with nobody listening ("Connection is closed" failed a CI run).
   const subscriber = new Redis(config.url, { ...redisOptions, commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: false });
-  for (const c of [command, publisher, subscriber]) c.on('error', () => undefined);
+  let connectionError: Error | undefined;
+  command.on('error', (err: Error) => (connectionError = err));
+  for (const c of [publisher, subscriber]) c.on('error', () => undefined);
   // Start-up waits a moment for Redis but never fails on it: with Redis away the service
   // still serves reads, and mutations answer 503 until it is back.
   await readyWithin([command, publisher, subscriber], options.connectWaitMs ?? 2_000);
@@ -107,6 +111,9 @@ export async function openSharedStore(
     events,
     get available() {
       return command.status === 'ready';
+    },
+    get connectionError() {
+      return command.status === 'ready' ? undefined : connectionError;
     },
     async ping() {
       await command.ping();

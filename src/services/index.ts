@@ -20,7 +20,8 @@ import { createWalletAuthService } from './walletAuth.ts';
 import { createWhiteboardService, whiteboardsContext } from './whiteboards/index.ts';
 import { loadMarkets } from './markets.ts';
 import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
-import { DEFAULT_SUBSCRIBER_LIMITS, Publications, type SubscriberLimits } from './publications.ts';
+import type { SubscriberLimits } from './publications.ts';
+import { Topics } from './topics.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
@@ -69,7 +70,8 @@ const SIMULATED_CHAIN_SEED = 'spot-exchange simulated chain';
 export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
-  const subscriberLimits = deps.subscriberLimits ?? DEFAULT_SUBSCRIBER_LIMITS;
+  // Every service publishes and subscribes through this one, typed by topics.ts.
+  const topics = new Topics(store.events, store.keyPrefix, deps.subscriberLimits);
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
   let engine: TradingEngine | undefined;
@@ -93,7 +95,7 @@ export async function createServices(deps: ServiceDeps) {
   const authenticator = createAuthenticator({ db, store, clock });
   const limiter = createRateLimiter({ db, store });
   const terms = createTermsService({ db, clock, currentVersion: deps.auth.termsVersion, limiter });
-  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, chainBlockMs: deps.chainBlockMs ?? 1_000, ...(deps.maxLiveTriggersPerAccount !== undefined ? { maxLiveTriggersPerAccount: deps.maxLiveTriggersPerAccount } : {}), ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
+  const orders = createOrdersService({ db, sql: deps.database.sql, clock, markets, limiter, pageTokens, topics, systemAccounts, logger: deps.logger, owner, onFenced: (err) => lost(err as Error), projectionDelayMs: deps.projectionDelayMs ?? 0, chainBlockMs: deps.chainBlockMs ?? 1_000, ...(deps.maxLiveTriggersPerAccount !== undefined ? { maxLiveTriggersPerAccount: deps.maxLiveTriggersPerAccount } : {}), ...(deps.onProjectionLag ? { onProjectionLag: deps.onProjectionLag } : {}), ...(deps.commitDeadlineMs !== undefined ? { commitDeadlineMs: deps.commitDeadlineMs } : {}) });
   engine = orders.engine;
   await engine.start();
   const ledger = createLedgerService({
@@ -126,8 +128,7 @@ export async function createServices(deps: ServiceDeps) {
       chain: deps.chain ?? simulatedChain(deps.chainSeed ?? SIMULATED_CHAIN_SEED),
       blockMs: deps.chainBlockMs ?? 1_000,
       authorizationDomain: deps.auth.signInDomain,
-      publications: new Publications(store.events, subscriberLimits),
-      topicPrefix: store.keyPrefix,
+      topics,
     }),
     system: createSystemService({ clock }),
     walletAuth: createWalletAuthService({
@@ -143,7 +144,7 @@ export async function createServices(deps: ServiceDeps) {
     addressBook: createAddressBookService({ db, clock, pageTokens, limiter }),
     apiKeys: createApiKeyService({ db, clock, store, pageTokens, terms, authenticator, limiter }),
     layouts: createLayoutService({ db, clock, pageTokens, limiter }),
-    chart: createChartService({ db, clock, markets, pageTokens, limiter, events: store.events, subscriberLimits, topicPrefix: store.keyPrefix }),
+    chart: createChartService({ db, clock, markets, pageTokens, limiter, topics }),
     whiteboards: createWhiteboardService(whiteboardsContext({ db, clock, pageTokens, limiter, events: store.events, topicPrefix: store.keyPrefix })),
   };
 }

@@ -9,7 +9,7 @@ import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
 import { ApiError, invalidArgument } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
-import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './rest/problem.ts';
+import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './problem.ts';
 import type { TrustProxy } from '../config.ts';
 import { trustFunction } from './clientAddress.ts';
 import { completeDocument } from './rest/openapi.ts';

@@ -1,5 +1,6 @@
 import type { Caller } from '../auth/caller.ts';
 import { ApiError } from '../domain/errors.ts';
+import type { ErrorCode } from '../domain/errorCatalogue.ts';
 
 /** What one client may hold open of streaming connections (docs/scaling.md, "Stream limits"). */
 export interface StreamLimits {
@@ -44,7 +45,7 @@ export class StreamConnections {
     return n;
   }
 
-  private acquire(counts: Map<string, number>, key: string, limit: number, code: string, what: string): () => void {
+  private acquire(counts: Map<string, number>, key: string, limit: number, code: ErrorCode, what: string): () => void {
     const count = counts.get(key) ?? 0;
     if (count >= limit) throw tooMany(code, `at most ${limit} streaming connections (graphql-ws and server-sent events) per ${what}`, limit);
     counts.set(key, count + 1);
@@ -59,6 +60,6 @@ export class StreamConnections {
   }
 }
 
-export function tooMany(code: string, detail: string, limit: number): ApiError {
+export function tooMany(code: ErrorCode, detail: string, limit: number): ApiError {
   return new ApiError('rate-limit-exceeded', detail, { code, extensions: { limit } });
 }

@@ -43,7 +43,7 @@ const fixtures = [
     auth: 'public',
     params: z.object({ id: z.string() }),
     handler: async ({ params }) => {
-      throw new ApiError('not-found', `thing ${params.id} not found`, { code: 'THING_NOT_FOUND' });
+      throw new ApiError('not-found', `thing ${params.id} not found`, { code: 'ORDER_NOT_FOUND' });
     },
   }),
   defineRoute({
@@ -171,7 +171,7 @@ describe('/v1 error bodies', () => {
 
   it('renders service errors with their own code', async () => {
     const res = await fetch(`${server.url}/v1/fixture/missing/abc`);
-    const body = await expectProblem(res, 404, 'not-found', 'THING_NOT_FOUND');
+    const body = await expectProblem(res, 404, 'not-found', 'ORDER_NOT_FOUND');
     expect(body.detail).toBe('thing abc not found');
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
+import { openApiDocument } from '../../src/transport/openapiDocument.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
 
 /**

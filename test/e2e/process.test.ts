@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/infra/database.ts';
 import { api } from '../helpers/auth.ts';
-import { TEST_OPERATOR_TOKEN, tempDir } from '../helpers/infra.ts';
+import { TEST_DATABASE_URL } from '../helpers/env.ts';
+import { dropSchema, TEST_OPERATOR_TOKEN, tempDir, uniqueName } from '../helpers/infra.ts';
 import { balancesOf, placeOrder, trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * `npm start` as a newcomer runs it: no DATABASE_URL, no REDIS_URL. The process is the
@@ -153,4 +155,29 @@ describe('a database it cannot use', () => {
     expect(lines[0]).toMatch(line);
     expect(lines[0]).not.toContain('hunter2secret');
   }, 60_000);
+});
+
+describe('a Redis it cannot reach', () => {
+  it('starts all the same (an outage of Redis is waited out) and says so in one actionable line, without the password', async () => {
+    const port = await freePort();
+    const schema = uniqueName('away');
+    const child = start({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: 'redis://:hunter2secret@127.0.0.1:9', PORT: String(port) });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += String(d)));
+    try {
+      expect((await waitFor(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      await pollUntil(() => stderr.includes('warning: Redis'), 30_000);
+      const lines = stderr.split('\n').filter((l) => /redis/i.test(l) && !l.includes('Shared store'));
+      // The one line, and nothing else about Redis: no error printed per connection or per retry.
+      expect(lines).toEqual([expect.stringMatching(/^warning: Redis is not reachable at 127\.0\.0\.1:9 \(REDIS_URL=redis:\/\/:\*\*\*@127\.0\.0\.1:9, ECONNREFUSED\); .*answer 503.*: start Redis or fix REDIS_URL$/)]);
+      expect(stderr).not.toContain('hunter2secret');
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
+    } finally {
+      const exit = exited(child);
+      child.kill('SIGTERM');
+      await exit;
+      await dropSchema(schema);
+    }
+  }, 120_000);
 });

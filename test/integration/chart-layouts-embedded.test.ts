@@ -6,6 +6,7 @@ import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { createChartService } from '../../src/services/chart/index.ts';
 import { createLayoutService } from '../../src/services/layouts/index.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
+import { Topics } from '../../src/services/topics.ts';
 import { tempDir } from '../helpers/infra.ts';
 
 /**
@@ -40,7 +41,7 @@ const deps = () => ({
 
 describe('chart and layouts on embedded PGlite', () => {
   it('layers, drawings, tombstones, delta sync, LWW sync and the subscription', async () => {
-    const chart = createChartService({ ...deps(), markets: { marketById: () => ({}) as never }, events: store.events, topicPrefix: store.keyPrefix });
+    const chart = createChartService({ ...deps(), markets: { marketById: () => ({}) as never }, topics: new Topics(store.events, store.keyPrefix) });
     const events = chart.subscribeChartLayerChanges(caller);
     const next = events.next();
     const { layer } = await chart.upsertLayer(caller, { layer: { engineSymbolId: 1, name: 'l' }, expectedRevision: 0n });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bytes, int32, int64, queryBool, queryInt, queryList, rfc3339, toBase64, toInt64, uint64 } from '../../src/transport/rest/codec.ts';
-import { violationsOf } from '../../src/transport/rest/problem.ts';
+import { violationsOf } from '../../src/transport/problem.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

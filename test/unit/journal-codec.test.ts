@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry } from '../../src/services/trading/journal.ts';
-import { EVENT_BITS, entryEvents } from '../../src/services/trading/streams.ts';
-import { switchKey, WriteSet, type BalanceAfterRow, type FlowRow, type FlowUpdateRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
+import { EVENT_BITS, entryEvents, entryMarketEvents } from '../../src/services/trading/streams.ts';
+import { switchKey, WriteSet, type BalanceAfterRow, type BookLevelRow, type FlowRow, type FlowUpdateRow, type WithdrawIntentRow, type WithdrawStatusRow, type LegRow, type OrderVersion, type SwitchRow, type TradeRow, type TriggerEventRow, type TriggerRow } from '../../src/services/trading/writeSet.ts';
 
 /**
  * A journal entry must give back exactly the write set that was acknowledged: the
@@ -50,6 +50,10 @@ const trade: fc.Arbitrary<TradeRow> = fc.record({
   feeIsRebate: fc.boolean(), executedAt: date, executedAtTsNs: int64, transferId: id,
 }) as fc.Arbitrary<TradeRow>;
 
+const bookLevel: fc.Arbitrary<BookLevelRow> = fc.record({
+  symbolId: fc.integer({ min: 1, max: 1000 }), sequence: id, side: fc.constantFrom('BUY', 'SELL'), price: int64, qty: int64,
+}) as fc.Arbitrary<BookLevelRow>;
+
 const leg: fc.Arbitrary<LegRow> = fc.record({
   accountId: id, ledgerAccount: fc.constantFrom('TRADING', 'FUNDING'), assetId: fc.integer({ min: 1, max: 100 }), amount: e18, isDebit: fc.boolean(),
   balanceAfter: e18, transferCode: fc.constantFrom('TRADE', 'FEE', 'DEPOSIT'), sourceAccountId: maybe(id), sourceKind: maybe(fc.constantFrom('TRADING_ACCOUNT', 'EXCHANGE')),
@@ -90,6 +94,7 @@ const writeSet = fc
   .record({
     versions: fc.array(fc.tuple(version, fc.boolean()), { maxLength: 6 }),
     trades: fc.array(trade, { maxLength: 4 }),
+    bookLevels: fc.array(bookLevel, { maxLength: 4 }),
     transfers: fc.array(fc.record({ id, timestampUs: int64, symbolId: maybe(fc.integer({ min: 1, max: 9 })), matchId: maybe(id), memo: maybe(text), flowId: maybe(id), legs: fc.array(leg, { maxLength: 4 }) }), { maxLength: 3 }),
     balances: fc.array(fc.tuple(id, fc.integer({ min: 1, max: 9 }), e18, e18), { maxLength: 4 }),
     sequences: fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), int64, int64, int64), { maxLength: 3 }),
@@ -106,6 +111,7 @@ const writeSet = fc
     const ws = new WriteSet();
     for (const [v, isNew] of g.versions) ws.order(v, isNew);
     for (const t of g.trades) ws.trades.push(t);
+    for (const l of g.bookLevels) ws.bookLevels.push(l);
     for (const t of g.transfers) ws.transfers.push({ ...t, transferCode: 'TRADE' });
     for (const [accountId, assetId, available, held] of g.balances) ws.balance(accountId, 'TRADING', assetId, available, held);
     for (const [symbolId, lastMatchId, lastPrioritySeq, lastBookSeq] of g.sequences) ws.sequences.set(symbolId, { lastMatchId, lastPrioritySeq, lastBookSeq });
@@ -145,6 +151,7 @@ describe('the trading journal codec', () => {
         expect([...back.withdrawStatuses]).toEqual([...ws.withdrawStatuses]);
         expect([...back.flowUpdates]).toEqual([...ws.flowUpdates]);
         expect([...back.balancesAfter]).toEqual([...ws.balancesAfter]);
+        expect(back.bookLevels).toEqual(ws.bookLevels);
         // Encoding is deterministic: a decoded entry encodes to the same text.
         expect(encodeEntry(back)).toBe(encodeEntry(ws));
       }),
@@ -201,6 +208,38 @@ describe('the private events of an entry', () => {
         expect(events.balances.map(({ sequence: _, ...b }) => b)).toEqual([...ws.balancesAfter.values()].map(({ accountId: _, ...b }) => b));
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('the public events of an entry', () => {
+  const level = (symbolId: number, sequence: bigint, side: 'BUY' | 'SELL', price: bigint, qty: bigint): BookLevelRow => ({ symbolId, sequence, side, price, qty });
+
+  it('make a book delta of each change, its levels in the order they changed, bids apart from asks', () => {
+    const ws = new WriteSet();
+    ws.bookLevels.push(level(1, 7n, 'SELL', 200n, 6n), level(1, 8n, 'SELL', 200n, 0n), level(1, 8n, 'BUY', 199n, 3n), level(1, 8n, 'SELL', 201n, 5n), level(2, 8n, 'BUY', 10n, 1n));
+    const { book } = entryMarketEvents(ws, (id) => `S${id}`);
+    expect(book).toEqual([
+      { symbol: 'S1', sequence: 7n, bids: [], asks: [{ price: 200n, qty: 6n }] },
+      { symbol: 'S1', sequence: 8n, bids: [{ price: 199n, qty: 3n }], asks: [{ price: 200n, qty: 0n }, { price: 201n, qty: 5n }] },
+      // Another book's change under the same sequence number is its own delta.
+      { symbol: 'S2', sequence: 8n, bids: [{ price: 10n, qty: 1n }], asks: [] },
+    ]);
+  });
+
+  it('make a public trade of each match, from its taker’s side, in the order they matched', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(trade, fc.boolean()), { maxLength: 5 }), (matches) => {
+        const ws = new WriteSet();
+        for (const [t, makerFirst] of matches) {
+          const maker = { ...t, isMaker: true, side: t.side === 'BUY' ? ('SELL' as const) : ('BUY' as const) };
+          const taker = { ...t, isMaker: false };
+          ws.trades.push(...(makerFirst ? [maker, taker] : [taker, maker]));
+        }
+        const { trades } = entryMarketEvents(ws, (id) => `S${id}`);
+        expect(trades).toEqual(matches.map(([t]) => ({ symbol: `S${t.symbolId}`, matchId: t.matchId, price: t.price, qty: t.qty, takerSide: t.side, executedAt: t.executedAt })));
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -12,14 +12,49 @@ async function sources(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** Every relative import of every source file, resolved to a path under src/. */
-async function imports(): Promise<{ file: string; target: string }[]> {
-  const out: { file: string; target: string }[] = [];
+/**
+ * Every relative import of every source file (static, type-only, re-export, side-effect and
+ * dynamic), resolved to a path under src/. `typeOnly`: an `import type` or `export type`,
+ * which TypeScript erases (verbatimModuleSyntax keeps every other import).
+ */
+async function imports(): Promise<{ file: string; target: string; typeOnly: boolean }[]> {
+  const out: { file: string; target: string; typeOnly: boolean }[] = [];
   for (const file of await sources(src)) {
     const text = await readFile(file, 'utf8');
-    for (const m of text.matchAll(/from '(\.[^']+)'/g)) out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), m[1] as string)) });
+    const add = (specifier: string, typeOnly: boolean) =>
+      out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), specifier)), typeOnly });
+    for (const m of text.matchAll(/\b(?:import|export)(\s+type\b)?[^;']*?\bfrom\s*'(\.[^']+)'/g)) add(m[2] as string, m[1] !== undefined);
+    for (const m of text.matchAll(/\bimport\s*\(?\s*'(\.[^']+)'/g)) add(m[1] as string, false);
   }
   return out;
+}
+
+/** One import cycle of the graph as the files along it, first file repeated at the end; undefined when there is none. */
+function findCycle(edges: { file: string; target: string }[]): string[] | undefined {
+  const next = new Map<string, string[]>();
+  for (const { file, target } of edges) next.set(file, [...(next.get(file) ?? []), target]);
+  const done = new Set<string>();
+  const trail: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string): string[] | undefined => {
+    if (onPath.has(file)) return [...trail.slice(trail.indexOf(file)), file];
+    if (done.has(file)) return undefined;
+    trail.push(file);
+    onPath.add(file);
+    for (const target of next.get(file) ?? []) {
+      const cycle = visit(target);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    onPath.delete(file);
+    done.add(file);
+    return undefined;
+  };
+  for (const file of next.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return undefined;
 }
 
 describe('layering', () => {
@@ -30,6 +65,22 @@ describe('layering', () => {
 
   it('the domain layer imports nothing from infra, services or transport', async () => {
     const breaches = (await imports()).filter(({ file, target }) => file.startsWith('domain/') && /^(infra|services|transport|auth)\//.test(target));
+    expect(breaches).toEqual([]);
+  });
+
+  it('no import cycle between source files: every module is fully loaded before the modules that import it run', async () => {
+    expect(findCycle([{ file: 'a.ts', target: 'b.ts' }, { file: 'b.ts', target: 'c.ts' }, { file: 'c.ts', target: 'b.ts' }])).toEqual(['b.ts', 'c.ts', 'b.ts']);
+    // `import type` is erased, so a type naming its catalogue (errors.ts's ErrorCode) is no cycle.
+    expect(findCycle((await imports()).filter((i) => !i.typeOnly))).toBeUndefined();
+  });
+
+  it('GraphQL imports nothing from REST: what both transports share lives beside them in transport/', async () => {
+    const breaches = (await imports()).filter(({ file, target }) => file.startsWith('transport/graphql/') && target.startsWith('transport/rest/'));
+    expect(breaches).toEqual([]);
+  });
+
+  it('REST imports nothing from infra: routes reach the database and Redis only through services', async () => {
+    const breaches = (await imports()).filter(({ file, target }) => file.startsWith('transport/rest/') && target.startsWith('infra/'));
     expect(breaches).toEqual([]);
   });
 

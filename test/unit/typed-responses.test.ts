@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Services } from '../../src/services/index.ts';
-import { openApiDocument } from '../../src/transport/rest/openapiDocument.ts';
+import { openApiDocument } from '../../src/transport/openapiDocument.ts';
 import { restRoutes } from '../../src/transport/rest/routes.ts';
 import { operatorRoutes } from '../../src/transport/rest/routes/operator.ts';
 

@@ -9,6 +9,7 @@ import type {
   OrderBookConfig,
   OrderId,
   PlaceOrder,
+  PlaceRejectReason,
   RejectReason,
   RestingOrder,
   Side,
@@ -563,7 +564,7 @@ export class OrderBook {
   }
 
   /** Why `place` would reject this order, or null: lets a caller refuse it before changing anything. */
-  validate(order: PlaceOrder): RejectReason | null {
+  validate(order: PlaceOrder): PlaceRejectReason | null {
     return this.validatePlace(order);
   }
 
@@ -606,7 +607,7 @@ export class OrderBook {
   // Internals
   // ---------------------------------------------------------------------------------
 
-  private validatePlace(o: PlaceOrder): RejectReason | null {
+  private validatePlace(o: PlaceOrder): PlaceRejectReason | null {
     if (this.index.has(o.orderId)) return 'DUPLICATE_ORDER_ID';
     if (o.side !== 'BUY' && o.side !== 'SELL') return 'INVALID_SIDE';
     if (o.type === 'LIMIT') {

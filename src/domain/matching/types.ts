@@ -103,9 +103,9 @@ export type CancelReason =
   /** MARKET remainder: liquidity remains, but only beyond the protection price. */
   | 'PRICE_PROTECTION';
 
-export type RejectReason =
+/** Why a new order is refused: the reasons `validate` can answer, which reach clients as codes. */
+export type PlaceRejectReason =
   | 'DUPLICATE_ORDER_ID'
-  | 'ORDER_NOT_FOUND'
   | 'INVALID_SIDE'
   | 'INVALID_ORDER_TYPE'
   | 'INVALID_STP_MODE'
@@ -114,10 +114,9 @@ export type RejectReason =
   | 'INVALID_PRICE'
   | 'INVALID_TICK'
   | 'INVALID_EXPIRY'
-  | 'INVALID_NOTIONAL_CAP'
-  | 'INVALID_MODIFY'
-  | 'POST_ONLY_WOULD_TAKE'
-  | 'ORDER_EXPIRED';
+  | 'INVALID_NOTIONAL_CAP';
+
+export type RejectReason = PlaceRejectReason | 'ORDER_NOT_FOUND' | 'INVALID_MODIFY' | 'POST_ONLY_WOULD_TAKE' | 'ORDER_EXPIRED';
 
 export interface AcceptedEvent {
   type: 'accepted';

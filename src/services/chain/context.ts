@@ -6,7 +6,7 @@ import type { RateLimiter } from '../rateLimits.ts';
 import type { TermsService } from '../terms.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { TradingEngine } from '../trading/index.ts';
-import type { Publications } from '../publications.ts';
+import type { Topics } from '../topics.ts';
 import type { FlowView } from './flowView.ts';
 
 /** What the chain operations (deposit addresses, and later flows and withdrawals) use. */
@@ -25,9 +25,8 @@ export interface ChainContext {
   authorizationDomain: string;
   /** The simulated chain's block interval: confirmations arrive one per block. */
   blockMs: number;
-  /** Flow changes, published after each is stored, on `${topicPrefix}flows:<root public id>`. */
-  publications: Publications<FlowEvent>;
-  topicPrefix: string;
+  /** Flow changes are published after each is stored, on the `flows` topic of their root account. */
+  topics: Topics;
 }
 
 /** One stored change of a flow, for `flowUpdates`. */

@@ -97,7 +97,7 @@ export function createChainService(ctx: ChainContext) {
     async subscribeFlows(caller: Caller): Promise<AsyncIterableIterator<FlowEvent>> {
       requirePermission(caller, 'READ');
       const own = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? (await resolveAccount(ctx.db, caller, undefined)).publicId : undefined;
-      return ctx.publications.subscribe(`${ctx.topicPrefix}flows:${caller.rootPublicId}`, own === undefined ? undefined : (e) => e.ownerAccountId === own);
+      return ctx.topics.subscribe('flows', caller.rootPublicId, own === undefined ? undefined : (e) => e.ownerAccountId === own);
     },
     /** On the sweep timer: a block of the simulated chain once per block interval. */
     async tick(): Promise<void> {

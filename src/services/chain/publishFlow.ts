@@ -11,5 +11,5 @@ export async function publishFlow(ctx: ChainContext, row: LifecycleFlow, known?:
     owner: await ctx.db.account.findUniqueOrThrow({ where: { id: row.ownerAccountId }, select: { publicId: true } }),
     root: await ctx.db.account.findUniqueOrThrow({ where: { id: row.rootAccountId }, select: { publicId: true } }),
   };
-  ctx.publications.publish(`${ctx.topicPrefix}flows:${root.publicId}`, { ownerAccountId: owner.publicId, flow: flowView(row, owner.publicId) });
+  ctx.topics.publish('flows', root.publicId, { ownerAccountId: owner.publicId, flow: flowView(row, owner.publicId) });
 }

@@ -2,9 +2,8 @@ import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { PageTokens } from '../pageTokens.ts';
-import type { Publications } from '../publications.ts';
 import type { RateLimiter } from '../rateLimits.ts';
-import type { ChartLayerEvent } from './views.ts';
+import type { Topics } from '../topics.ts';
 
 /** What the chart operations use. */
 export interface ChartContext {
@@ -13,7 +12,6 @@ export interface ChartContext {
   markets: Pick<MarketCatalog, 'marketById'>;
   pageTokens: PageTokens;
   limiter: Pick<RateLimiter, 'admit'>;
-  /** Committed changes, on `${topicPrefix}chart:<owner public id>`. */
-  publications: Publications<ChartLayerEvent>;
-  topicPrefix: string;
+  /** Committed changes are published on the `chart` topic of their owner. */
+  topics: Topics;
 }

@@ -1,17 +1,16 @@
-import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { Caller } from '../../auth/caller.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { PageTokens } from '../pageTokens.ts';
-import { Publications, type SubscriberLimits } from '../publications.ts';
 import type { RateLimiter } from '../rateLimits.ts';
+import type { Topics } from '../topics.ts';
 import type { ChartContext } from './context.ts';
 import { deleteDrawing } from './deleteDrawing.ts';
 import { deleteLayer } from './deleteLayer.ts';
 import { getDrawing } from './getDrawing.ts';
 import { getLayer } from './getLayer.ts';
-import { chartTopic, owner } from './layerStore.ts';
+import { owner } from './layerStore.ts';
 import { listDrawings } from './listDrawings.ts';
 import { listLayers } from './listLayers.ts';
 import { syncDrawings } from './syncDrawings.ts';
@@ -63,9 +62,7 @@ export function createChartService(deps: {
   markets: Pick<MarketCatalog, 'marketById'>;
   pageTokens: PageTokens;
   limiter: Pick<RateLimiter, 'admit'>;
-  events: TypedEventTarget<CustomEvent>;
-  subscriberLimits?: SubscriberLimits;
-  topicPrefix: string;
+  topics: Topics;
 }) {
   const ctx: ChartContext = {
     db: deps.db,
@@ -73,15 +70,14 @@ export function createChartService(deps: {
     markets: deps.markets,
     pageTokens: deps.pageTokens,
     limiter: deps.limiter,
-    publications: new Publications<ChartLayerEvent>(deps.events, deps.subscriberLimits),
-    topicPrefix: deps.topicPrefix,
+    topics: deps.topics,
   };
   return {
     ...chartOperations(ctx),
     /** `chartLayerChanges`: committed changes of the caller's layers and drawings (all markets, or one). */
     subscribeChartLayerChanges(caller: Caller, engineSymbolId?: number): AsyncIterableIterator<ChartLayerEvent> {
       const own = owner(caller);
-      return ctx.publications.subscribe(chartTopic(ctx, own.publicId), engineSymbolId === undefined ? undefined : (e) => e.engineSymbolId === engineSymbolId);
+      return ctx.topics.subscribe('chart', own.publicId, engineSymbolId === undefined ? undefined : (e) => e.engineSymbolId === engineSymbolId);
     },
   };
 }

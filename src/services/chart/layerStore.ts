@@ -58,10 +58,8 @@ export async function liveCount(tx: Tx, layer: LayerRow): Promise<number> {
   return tx.chartDrawing.count({ where: { layerOwnerAccountId: layer.ownerAccountId, layerId: layer.layerId, deletedAt: null } });
 }
 
-export const chartTopic = (ctx: Pick<ChartContext, 'topicPrefix'>, ownerId: string) => `${ctx.topicPrefix}chart:${ownerId}`;
-
 export function publish(ctx: ChartContext, event: ChartLayerEvent): void {
-  ctx.publications.publish(chartTopic(ctx, event.ownerId), event);
+  ctx.topics.publish('chart', event.ownerId, event);
 }
 
 export function drawingsChanged(ctx: ChartContext, ownerId: string, layer: ChartLayerView, drawings: ChartDrawingView[]): void {

@@ -1,20 +1,20 @@
 import type { AccountRef } from '../access.ts';
 import type { Market } from '../markets.ts';
-import { Publications } from '../publications.ts';
+import type { TopicPayload } from '../topics.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { Funds } from './core/funds.ts';
 import { FlowBook, type FlowJob, type FlowMove } from './flowJobs.ts';
 import { TradingCore } from './core/tradingCore.ts';
 import { DeadManSwitches } from './deadManSwitches.ts';
 import { DepositLocks } from './depositLocks.ts';
-import { EngineIds, JOURNAL_RETENTION_MS, RESUME_PAGE_ENTRIES, jobTime, type Accepted, type EndedIdsRead, type EngineDeps, type EngineMemory, type EnginePublications, type LedgerJob, type Owner, type UserCancel } from './engineTypes.ts';
+import { EngineIds, JOURNAL_RETENTION_MS, RESUME_PAGE_ENTRIES, jobTime, type Accepted, type EndedIdsRead, type EngineDeps, type EngineMemory, type LedgerJob, type Owner, type UserCancel } from './engineTypes.ts';
 import { Journal } from './journal.ts';
 import type { CreateOrderInput, ValidatedOrder } from './orderInput.ts';
 import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './projector.ts';
 import { Recovery } from './recovery.ts';
 import { Sequencer } from './sequencer.ts';
 import { misfitError, writeSetMisfit } from './storable.ts';
-import { entryEvents, resumeAfter, type BalanceEventPayload, type FillPayload, type OrderEventPayload, type TriggerEventPayload } from './streams.ts';
+import { entryEvents, entryMarketEvents, resumeAfter, type MarketStream, type PrivateStream } from './streams.ts';
 import type { TriggerChange } from './triggerInput.ts';
 import type { TriggerSpec } from './triggerRules.ts';
 import type { LegParent } from './triggers/amend.ts';
@@ -26,8 +26,6 @@ export { CLIENT_ORDER_ID_RETENTION_MS, JOURNAL_RETENTION_MS, MAX_OPEN_ORDERS_PER
 export type { Accepted, EndedIdsRead, EngineDeps, EngineMemory, LedgerJob, UserCancel } from './engineTypes.ts';
 
 const CLIENT_ID_PRUNE_MS = 60_000;
-type PrivateStream = 'orders' | 'fills' | 'triggers' | 'balances';
-type PrivateEvent = OrderEventPayload & FillPayload & TriggerEventPayload & BalanceEventPayload;
 /** How long a read of the projected tables waits for the changes acknowledged before it. */
 const READ_BARRIER_MS = 2_000;
 
@@ -48,7 +46,6 @@ export class TradingEngine {
   private readonly locks: DepositLocks;
   private readonly withdrawals: WithdrawalBook;
   private readonly flows: FlowBook;
-  private readonly publications: EnginePublications;
   private readonly journal: Journal;
   private readonly projector: Projector;
   private readonly sequencer: Sequencer;
@@ -64,7 +61,6 @@ export class TradingEngine {
     this.balances = new BalanceBook(deps.db, this.locks);
     this.withdrawals = new WithdrawalBook(deps.db, deps.sql);
     this.flows = new FlowBook(deps.db);
-    this.publications = new Publications(deps.events, deps.subscriberLimits);
     this.journal = new Journal(deps.sql, () => deps.owner.fence);
     this.projector = new Projector(deps.sql, this.journal, {
       name: 'trading',
@@ -85,7 +81,7 @@ export class TradingEngine {
       },
     );
     const shared = { ...deps, sequencer: this.sequencer, balances: this.balances, ids: new EngineIds() };
-    this.core = new TradingCore({ ...shared, publications: this.publications });
+    this.core = new TradingCore(shared);
     this.triggers = new TriggerEngine({ ...shared, core: this.core, journal: this.journal, projector: this.projector }, this.sequencer);
     this.core.connect(this.triggers);
     this.switches = new DeadManSwitches({ ...shared, refsFor: (ids, market) => this.core.refsFor(ids, market), cancel: (...args) => this.cancelInJob(...args) });
@@ -197,16 +193,16 @@ export class TradingEngine {
   }
 
   /** Public market streams: order-book deltas and trades of one symbol. */
-  subscribeMarket(market: Market, stream: 'book' | 'trades') {
-    return this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${market.symbol}`);
+  subscribeMarket<S extends MarketStream>(market: Market, stream: S) {
+    return this.deps.topics.subscribe(stream, market.symbol);
   }
 
   /**
    * An account's order versions, fills, trigger events or balances, as they are acknowledged. With `after` (an
    * event's sequence), every later event the journal holds comes first.
    */
-  async subscribe(stream: PrivateStream, accountPublicId: string, after?: bigint) {
-    const live = this.publications.subscribe(`${this.deps.topicPrefix}${stream}:${accountPublicId}`) as AsyncIterableIterator<PrivateEvent>;
+  async subscribe<S extends PrivateStream>(stream: S, accountPublicId: string, after?: bigint) {
+    const live = this.deps.topics.subscribe(stream, accountPublicId);
     if (after === undefined) return live;
     return resumeAfter(live, after, {
       lastEntry: () => this.journal.lastSeq,
@@ -216,12 +212,12 @@ export class TradingEngine {
   }
 
   /** The account's events of one stream in entries after `from` through `through`: a page per read of its entries. */
-  private async *journalPages(stream: PrivateStream, accountPublicId: string, from: bigint, through: bigint) {
+  private async *journalPages<S extends PrivateStream>(stream: S, accountPublicId: string, from: bigint, through: bigint) {
     for (let cursor = from; cursor < through; ) {
       const entries = await this.journal.readOf(accountPublicId, cursor, through, RESUME_PAGE_ENTRIES);
-      const page: PrivateEvent[] = [];
+      const page: TopicPayload<S>[] = [];
       for (const { seq, ws } of entries) {
-        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e as PrivateEvent);
+        for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e);
       }
       yield page;
       if (entries.length < RESUME_PAGE_ENTRIES) return;
@@ -425,18 +421,23 @@ export class TradingEngine {
   private readonly symbolOf = (symbolId: number) => (this.deps.markets.marketById(symbolId) as Market).symbol;
 
   /**
-   * A group is acknowledged by its journal append alone; then its private events go out,
-   * numbered from the entry, and the projector brings the read tables up to it.
+   * A group is acknowledged by its journal append alone; then its events go out, derived
+   * from the entry (the private ones numbered from it), and the projector brings the read
+   * tables up to it.
    */
   private async commit(ws: WriteSet, deadline: number): Promise<void> {
     if (ws.isEmpty) return;
     const seq = await this.journal.append(ws, deadline);
     this.projector.enqueue({ seq, ws });
+    const { topics } = this.deps;
     const { orders, fills, triggers, balances } = entryEvents(seq, ws, this.symbolOf);
-    for (const e of orders) this.publications.publish(`${this.deps.topicPrefix}orders:${e.accountPublicId}`, e);
-    for (const e of fills) this.publications.publish(`${this.deps.topicPrefix}fills:${e.accountPublicId}`, e);
-    for (const e of triggers) this.publications.publish(`${this.deps.topicPrefix}triggers:${e.accountPublicId}`, e);
-    for (const e of balances) this.publications.publish(`${this.deps.topicPrefix}balances:${e.accountPublicId}`, e);
+    for (const e of orders) topics.publish('orders', e.accountPublicId, e);
+    for (const e of fills) topics.publish('fills', e.accountPublicId, e);
+    for (const e of triggers) topics.publish('triggers', e.accountPublicId, e);
+    for (const e of balances) topics.publish('balances', e.accountPublicId, e);
+    const { book, trades } = entryMarketEvents(ws, this.symbolOf);
+    for (const e of book) topics.publish('book', e.symbol, e);
+    for (const e of trades) topics.publish('trades', e.symbol, e);
   }
 
   /** Inside a job: cancels the account's open orders in `markets` (and `side`); how many. */

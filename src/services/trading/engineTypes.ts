@@ -1,4 +1,3 @@
-import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { Logger } from 'pino';
 import type { Depth } from '../../domain/matching/index.ts';
 import type { OrderCloseReason } from '../../generated/prisma/client.ts';
@@ -7,11 +6,10 @@ import type { Db } from '../../infra/database.ts';
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
-import type { Publications, SubscriberLimits } from '../publications.ts';
+import type { Topics } from '../topics.ts';
 import type { BalanceRef, LegSpec } from './balances.ts';
 import type { MonotonicIds } from './ids.ts';
 import type { EngineOwner } from './ownership.ts';
-import type { BalanceEventPayload, BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
 import type { WithdrawHold } from './withdrawals.ts';
 import type { OrderVersion, SwitchRow, TransferRow, TriggerRow } from './writeSet.ts';
 
@@ -81,9 +79,8 @@ export interface EngineDeps {
   sql: SqlQueryable;
   clock: Clock;
   markets: MarketCatalog;
-  events: TypedEventTarget<CustomEvent>;
-  subscriberLimits?: SubscriberLimits;
-  topicPrefix: string;
+  /** Where committed entries' events are published, and subscribed to. */
+  topics: Topics;
   systemAccounts: { fees: bigint; custody: bigint };
   logger: Logger;
   /** This process's claim to own trading state: the fence every append checks, and how to take it again. */
@@ -120,6 +117,3 @@ export function jobTime(clock: Clock) {
 export function tradingRef(accountId: bigint, assetId: number): BalanceRef {
   return { accountId, ledgerAccount: 'TRADING', assetId };
 }
-
-/** The engine's streams: what its parts publish once a group is committed. */
-export type EnginePublications = Publications<OrderEventPayload | FillPayload | TriggerEventPayload | BalanceEventPayload | PublicTradePayload | BookDeltaPayload>;

@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/database.ts';
-import type { LedgerJob } from './engine.ts';
+import type { LedgerJob } from './engineTypes.ts';
 import type { FlowRow, FlowUpdateRow, WriteSet } from './writeSet.ts';
 
 /** A flow's next state, computed from the version the caller read: applied only while the flow is still there. */

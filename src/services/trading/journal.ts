@@ -19,7 +19,7 @@ import {
   type EngineFence,
   type SqlType,
 } from './persist.ts';
-import { WriteSet, type BalanceAfterRow, type LegRow, type OrderVersion, type TransferRow, type TriggerEventRow } from './writeSet.ts';
+import { WriteSet, type BalanceAfterRow, type BookLevelRow, type LegRow, type OrderVersion, type TransferRow, type TriggerEventRow } from './writeSet.ts';
 
 /**
  * The trading journal (docs/scaling.md): each committed group of the engine's work is one
@@ -52,6 +52,9 @@ const LEG_ROW_COLUMNS: Columns<LegRow> = [
 const BALANCE_AFTER_COLUMNS: Columns<BalanceAfterRow> = [
   ['accountId', 'bigint'], ['accountPublicId', 'text'], ['ledgerAccount', '"LedgerAccount"'], ['assetId', 'int'], ['available', 'numeric'], ['held', 'numeric'],
 ];
+
+/** Not a table's columns: only the order-book stream reads these. */
+const BOOK_LEVEL_COLUMNS: Columns<BookLevelRow> = [['symbolId', 'int'], ['sequence', 'bigint'], ['side', '"Side"'], ['price', 'bigint'], ['qty', 'bigint']];
 
 type Wire = string | number | boolean | null;
 
@@ -96,6 +99,8 @@ interface EntryWire {
   fu?: Wire[][];
   /** User balances after the entry's changes (the balance stream); absent in entries written before it. */
   a?: Wire[][];
+  /** Book levels after the entry's changes (the order-book stream); absent in entries written before it. */
+  k?: Wire[][];
 }
 
 export function encodeEntry(ws: WriteSet): string {
@@ -116,6 +121,7 @@ export function encodeEntry(ws: WriteSet): string {
     ...(ws.withdrawStatuses.size > 0 ? { u: [...ws.withdrawStatuses.values()].map((u) => encodeRow(WITHDRAW_STATUS_COLUMNS, u)) } : {}),
     ...(ws.flowUpdates.size > 0 ? { fu: [...ws.flowUpdates.values()].map((u) => encodeRow(FLOW_UPDATE_COLUMNS, u)) } : {}),
     ...(ws.balancesAfter.size > 0 ? { a: [...ws.balancesAfter.values()].map((b) => encodeRow(BALANCE_AFTER_COLUMNS, b)) } : {}),
+    ...(ws.bookLevels.length > 0 ? { k: ws.bookLevels.map((l) => encodeRow(BOOK_LEVEL_COLUMNS, l)) } : {}),
   };
   return JSON.stringify(wire);
 }
@@ -168,6 +174,7 @@ export function decodeEntry(payload: string): WriteSet {
   for (const values of wire.u ?? []) ws.withdrawStatus(decodeRow(WITHDRAW_STATUS_COLUMNS, values));
   for (const values of wire.fu ?? []) ws.flowUpdate(decodeRow(FLOW_UPDATE_COLUMNS, values));
   for (const values of wire.a ?? []) ws.balanceAfter(decodeRow(BALANCE_AFTER_COLUMNS, values));
+  for (const values of wire.k ?? []) ws.bookLevels.push(decodeRow(BOOK_LEVEL_COLUMNS, values));
   return ws;
 }
 

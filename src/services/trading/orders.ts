@@ -29,6 +29,7 @@ import { getSpotConfig } from './queries/getSpotConfig.ts';
 import { listTriggerEvents } from './queries/listTriggerEvents.ts';
 import { listTriggers } from './queries/listTriggers.ts';
 import { streamOrigins } from './queries/streamOrigins.ts';
+import type { MarketStream, PrivateStream } from './streams.ts';
 
 export { CLIENT_ORDER_ID_RETENTION_MS } from './engine.ts';
 
@@ -89,14 +90,14 @@ export function createOrdersService(deps: OrdersDeps) {
      * The caller's order versions, fills, trigger events or balances, published after commit (GraphQL subscriptions).
      * With `after` (an event's sequence), every later event the journal holds comes first.
      */
-    async subscribe(caller: Caller, stream: 'orders' | 'fills' | 'triggers' | 'balances', subaccountId: string | undefined, after?: bigint) {
+    async subscribe<S extends PrivateStream>(caller: Caller, stream: S, subaccountId: string | undefined, after?: bigint) {
       requirePermission(caller, 'READ');
       const account = await resolveAccount(deps.db, caller, subaccountId);
       return engine.subscribe(stream, account.publicId, after);
     },
 
     /** Public market streams: order-book deltas and trades of one symbol. */
-    subscribeMarket: (symbol: string, stream: 'book' | 'trades') => engine.subscribeMarket(marketOf(ctx, symbol, 'symbol'), stream),
+    subscribeMarket: <S extends MarketStream>(symbol: string, stream: S) => engine.subscribeMarket(marketOf(ctx, symbol, 'symbol'), stream),
   };
 }
 

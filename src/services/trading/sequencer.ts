@@ -7,12 +7,11 @@ interface Job {
   reject(err: unknown): void;
 }
 
-/** Jobs applied to memory and not yet durable, with what they return and publish once committed. */
+/** Jobs applied to memory and not yet durable, with what they return once committed. */
 interface Group {
   ws: WriteSet;
   /** `own`: the job keeps its own refusal even when its group is refused as a whole. */
   settled: { job: Job; ok: boolean; value: unknown; own?: boolean }[];
-  afterCommit: (() => void)[];
   /** When its first job was applied (epoch ms): its commit must be durable within the deadline from here. */
   openedAt: number;
   /** Set when a job failed with something other than a refusal: a bug, whose changes may be half made. */
@@ -97,7 +96,7 @@ export class Sequencer {
   private static group(): Group {
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    return { ws: new WriteSet(), settled: [], afterCommit: [], openedAt: 0, done, finish };
+    return { ws: new WriteSet(), settled: [], openedAt: 0, done, finish };
   }
 
   submit<T>(apply: (ws: WriteSet) => T): Promise<T> {
@@ -132,11 +131,6 @@ export class Sequencer {
     if (this.rebuilding) throw rebuildingError();
   }
 
-  /** Runs `fn` once the changes of the job now running are durable (for publishing its events). */
-  onCommit(fn: () => void): void {
-    this.open.afterCommit.push(fn);
-  }
-
   /** Resolves when every job submitted before the call has been committed or refused. */
   async flushed(): Promise<void> {
     const last = this.open.settled.length > 0 ? this.open : this.inFlight;
@@ -145,7 +139,6 @@ export class Sequencer {
 
   private run(job: Job): void {
     if (this.open.settled.length === 0) this.open.openedAt = Date.now();
-    const mark = this.open.afterCommit.length;
     // Each job writes its own write set, folded into the group's only once its rows are
     // known to fit their tables: a row that cannot be stored never reaches the journal.
     const ws = new WriteSet();
@@ -158,7 +151,6 @@ export class Sequencer {
         // of defence: memory already holds the job's changes, so the group is never
         // committed and memory is rebuilt (its other jobs get a retryable 503), while this
         // job gets the 400 that names the value.
-        this.open.afterCommit.length = mark;
         this.open.settled.push({ job, ok: false, value: refusal, own: true });
         this.open.aborted ??= refusal;
       } else {
@@ -166,8 +158,7 @@ export class Sequencer {
         this.open.settled.push({ job, ok: true, value });
       }
     } catch (err) {
-      // A refused job changed nothing, so it publishes nothing either.
-      this.open.afterCommit.length = mark;
+      // A refused job changed nothing: its write set, and so its events, never join the group.
       this.open.settled.push({ job, ok: false, value: err });
       if (!(err instanceof ApiError)) this.open.aborted ??= err;
     }
@@ -199,7 +190,6 @@ export class Sequencer {
         if (ok) job.resolve(value);
         else job.reject(value);
       }
-      for (const fn of group.afterCommit) fn();
       group.finish();
     }
     this.committing = undefined;

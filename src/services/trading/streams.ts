@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { Repeater } from '@graphql-yoga/subscription';
 import { invalidArgument } from '../../domain/errors.ts';
 import type { LedgerAccount } from '../../generated/prisma/client.ts';
+import type { TopicPayload } from '../topics.ts';
 import type { OrderVersion, TradeRow, TriggerEventRow, WriteSet } from './writeSet.ts';
 
 /**
@@ -66,16 +67,17 @@ export interface PublicTradePayload {
   executedAt: Date;
 }
 
+/** The private streams: an account's topics, each resumable from the journal. */
+export type PrivateStream = 'orders' | 'fills' | 'triggers' | 'balances';
+/** The public streams of a market. */
+export type MarketStream = 'book' | 'trades';
+
 /**
  * The private events of one journal entry: its order versions, then its fills, then its
  * trigger events, then the balances it changed; numbered in that order, so no two events of
  * an entry share a sequence, whatever their stream.
  */
-export function entryEvents(
-  seq: bigint,
-  ws: WriteSet,
-  symbolOf: (symbolId: number) => string,
-): { orders: OrderEventPayload[]; fills: FillPayload[]; triggers: TriggerEventPayload[]; balances: BalanceEventPayload[] } {
+export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in PrivateStream]: TopicPayload<S>[] } {
   if (ws.versions.length + ws.trades.length + ws.triggerEvents.length + ws.balancesAfter.size > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
   const base = seq << EVENT_BITS;
   const latest = new Map<bigint, OrderVersion>();
@@ -99,6 +101,28 @@ export function entryEvents(
     sequence: base + BigInt(first + i),
   }));
   return { orders, fills, triggers, balances };
+}
+
+/**
+ * The public events of one journal entry: an order-book delta per change of a book (its
+ * level rows, which share the change's sequence), and a trade per match (its taker's row).
+ */
+export function entryMarketEvents(ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in MarketStream]: TopicPayload<S>[] } {
+  const book: BookDeltaPayload[] = [];
+  let delta: BookDeltaPayload | undefined;
+  let deltaSymbolId: number | undefined;
+  for (const level of ws.bookLevels) {
+    if (delta === undefined || deltaSymbolId !== level.symbolId || delta.sequence !== level.sequence) {
+      delta = { symbol: symbolOf(level.symbolId), sequence: level.sequence, bids: [], asks: [] };
+      deltaSymbolId = level.symbolId;
+      book.push(delta);
+    }
+    (level.side === 'BUY' ? delta.bids : delta.asks).push({ price: level.price, qty: level.qty });
+  }
+  const trades = ws.trades
+    .filter((t) => !t.isMaker)
+    .map((t) => ({ symbol: symbolOf(t.symbolId), matchId: t.matchId, price: t.price, qty: t.qty, takerSide: t.side, executedAt: t.executedAt }));
+  return { book, trades };
 }
 
 export interface ReplaySource<T> {

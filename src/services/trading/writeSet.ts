@@ -146,6 +146,18 @@ export interface TradeRow {
   transferId: bigint;
 }
 
+/**
+ * A price level's total quantity (0: the level is gone) after one change of its book,
+ * under the book's delta sequence: the rows of one sequence are one order-book delta.
+ */
+export interface BookLevelRow {
+  symbolId: number;
+  sequence: bigint;
+  side: Side;
+  price: bigint;
+  qty: bigint;
+}
+
 export interface LegRow {
   accountId: bigint;
   ledgerAccount: LedgerAccount;
@@ -332,6 +344,8 @@ export class WriteSet {
   readonly newOrders = new Map<bigint, OrderVersion>();
   readonly changedOrders = new Map<bigint, OrderVersion>();
   readonly trades: TradeRow[] = [];
+  /** Every change of a book's levels, in the order they happened: the order-book deltas. */
+  readonly bookLevels: BookLevelRow[] = [];
   readonly riskLegs: RiskLegRow[] = [];
   readonly transfers: TransferRow[] = [];
   readonly balances = new Map<string, BalanceDelta>();
@@ -422,6 +436,7 @@ export class WriteSet {
     for (const v of later.newOrders.values()) this.keep(v, true);
     for (const v of later.changedOrders.values()) this.keep(v, false);
     for (const t of later.trades) this.trades.push(t);
+    for (const l of later.bookLevels) this.bookLevels.push(l);
     for (const r of later.riskLegs) this.riskLegs.push(r);
     for (const t of later.transfers) this.transfers.push(t);
     for (const d of later.balances.values()) this.balance(d.accountId, d.ledgerAccount, d.assetId, d.available, d.held);

@@ -1,16 +1,14 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import { isResync, markCritical } from '../../infra/eventBus.ts';
 import { Publications } from '../publications.ts';
+import { topicString, type WhiteboardAccessChanged } from '../topics.ts';
 
-/** The only place the topic is named: issue 27 gathers every topic into services/topics.ts. */
-export const accessTopic = (topicPrefix: string) => `${topicPrefix}whiteboard-access`;
-
-interface WhiteboardAccessChanged {
-  boardId: string;
-  accessVersion: bigint;
-  /** The board is gone: its rooms close for everyone. */
-  deleted?: boolean;
-}
+/**
+ * Declared in services/topics.ts with every other topic. Rooms-only processes
+ * (roomsMain.ts) follow it without the rest of the services, so it keeps a Publications of
+ * its own.
+ */
+export const accessTopic = (topicPrefix: string) => topicString(topicPrefix, 'whiteboard-access', null);
 
 /**
  * Committed access changes (audience, default role, members, archive state, deletion) of

@@ -59,7 +59,13 @@ export function createCollab(deps: CollabDeps) {
     extensions.push(
       new RoomFanOut({
         prefix: `${deps.store.keyPrefix}collab`,
-        createClient: () => new Redis(url, { maxRetriesPerRequest: null }),
+        createClient: () => {
+          const client = new Redis(url, { maxRetriesPerRequest: null });
+          // Without a listener ioredis prints each outage to stderr; the shared store already
+          // reports it (start-up's line, /readyz), and the client reconnects by itself.
+          client.on('error', () => undefined);
+          return client;
+        },
       }),
     );
   }

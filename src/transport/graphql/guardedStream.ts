@@ -4,7 +4,7 @@ import type { LiveCredential } from '../../auth/credentialWatch.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { requirePermission } from '../../services/access.ts';
 import type { GraphQLContext } from './context.ts';
-import { toGraphQLError } from './server.ts';
+import { toGraphQLError } from './errors.ts';
 
 const credentialDead = () =>
   new ApiError('unauthenticated', 'the connection’s credentials are no longer valid', { code: 'CREDENTIALS_REVOKED' });

@@ -12,17 +12,18 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { ApiError } from '../../domain/errors.ts';
-import { apiErrorFromDatabase } from '../../infra/databaseErrors.ts';
+import type { ErrorCode } from '../../domain/errorCatalogue.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
-import { authRequestOf } from '../rest/route.ts';
+import { authRequestOf } from '../authRequest.ts';
 import { clientAddress, trustFunction } from '../clientAddress.ts';
-import { problemBody, PROBLEM_CONTENT_TYPE } from '../rest/problem.ts';
+import { problemBody, PROBLEM_CONTENT_TYPE } from '../problem.ts';
 import { tooMany, type StreamConnections } from '../streamLimits.ts';
 import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
+import { toGraphQLError } from './errors.ts';
 import { schema } from './schema.ts';
 import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
 
@@ -63,37 +64,6 @@ export interface GraphQLDeps {
   /** A graphql-ws socket that has not answered a ping within this is dropped. */
   idleTimeoutMs: number;
   problemBaseUrl: string;
-}
-
-/** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
-export function toGraphQLError(err: unknown): GraphQLError {
-  if (err instanceof GraphQLError && !(err.originalError instanceof ApiError)) {
-    if (err.originalError) return toGraphQLError(err.originalError);
-    if (err.extensions.code) return err;
-    // graphql-js's own refusals of a request's values (a missing or mistyped variable, a
-    // scalar that does not parse) carry no code: they are the caller's, like a 400.
-    return new GraphQLError(err.message, {
-      ...(err.nodes ? { nodes: err.nodes } : {}),
-      ...(err.path ? { path: err.path } : {}),
-      extensions: { ...err.extensions, code: 'BAD_USER_INPUT', key: 'invalid-argument', status: 400 },
-    });
-  }
-  const raw = err instanceof GraphQLError ? err.originalError : err;
-  const original = raw instanceof ApiError ? raw : (apiErrorFromDatabase(raw) ?? raw);
-  if (original instanceof ApiError) {
-    return new GraphQLError(original.message, {
-      extensions: {
-        // Yoga turns `http` into the response status and headers (e.g. 429 with RateLimit-*).
-        http: { status: original.status, headers: original.headers },
-        code: original.code,
-        key: original.key,
-        status: original.status,
-        ...(original.violations.length > 0 ? { violations: original.violations } : {}),
-        ...original.extensions,
-      },
-    });
-  }
-  return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
 }
 
 /** The root fields an operation selects: a bounded label, unlike client-chosen names. */
@@ -430,7 +400,7 @@ const clientErrorCodes: Plugin = {
  * status follows GraphQL over HTTP: 400 for `application/graphql-response+json`, 200 for
  * plain `application/json` clients (`spec`).
  */
-function withCode(err: GraphQLError, code: string): GraphQLError {
+function withCode(err: GraphQLError, code: ErrorCode): GraphQLError {
   if (err.extensions.code) return err;
   return new GraphQLError(err.message, {
     ...(err.nodes ? { nodes: err.nodes } : {}),

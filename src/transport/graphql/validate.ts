@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { validationError } from '../rest/problem.ts';
+import { validationError } from '../problem.ts';
 
 /**
  * GraphQL arguments in the JSON form /v1 receives: Int64 as decimal text, null as absent.

@@ -1,5 +1,7 @@
+import { ERROR_CATALOGUE } from '../../domain/errorCatalogue.ts';
+import { ERROR_KEYS } from '../../domain/errors.ts';
 import type { RouteSpec } from './route.ts';
-import { PROBLEM_CONTENT_TYPE } from './problem.ts';
+import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 
 /**
  * Everything /v1/openapi.json says beyond the request and response schemas is derived here
@@ -60,6 +62,16 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   503: { name: 'Unavailable', description: 'Unavailable. For a mutation the outcome is unknown: reconcile (by client order id for orders) before sending a new request.' },
 };
 
+/**
+ * The catalogue's codes answered with `status`, as `x-codes` of its shared response: the
+ * codes a client may meet under it. Which of them one operation can give is not known here.
+ */
+function codesOf(status: number): { code: string; description: string }[] {
+  return Object.entries(ERROR_CATALOGUE)
+    .filter(([, entry]) => ERROR_KEYS[entry.key].status === status)
+    .map(([code, entry]) => ({ code, description: entry.when }));
+}
+
 const RATE_LIMIT_HEADERS: Record<string, { description: string; schema: { type: string } }> = {
   'RateLimit-Limit': { description: 'Active weighted limit of the rejected pool.', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Capacity remaining at rejection.', schema: { type: 'integer' } },
@@ -77,7 +89,7 @@ const PROBLEM_SCHEMA = {
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', description: 'Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID.' },
+    code: { type: 'string', description: 'Stable machine-readable code, e.g. BAD_REQUEST, CONFLICT_DUPLICATE_CLIENT_ORDER_ID: one of the `x-codes` of the response (all of them: docs/api-decisions.md, "Error codes").' },
     requestId: { type: 'string' },
     serverTimeMs: { type: 'string', description: 'Server clock in epoch milliseconds; on 401 TIMESTAMP_OUT_OF_WINDOW.' },
     violations: {
@@ -162,6 +174,7 @@ export function completeDocument(doc: Doc, routes: RouteSpec[]): Doc {
     const { name, description } = ERROR_RESPONSES[status]!;
     responses[name] = {
       description,
+      'x-codes': codesOf(status),
       ...(status === 429 ? { headers: Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
     };

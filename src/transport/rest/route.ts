@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../auth/caller.ts';
 import type { Authenticator } from '../../auth/authenticate.ts';
 import { ApiError } from '../../domain/errors.ts';
+import { authRequestOf } from '../authRequest.ts';
 
 /**
  * `public`: no credentials needed (any sent are still checked); `caller`: a session or API
@@ -110,20 +111,8 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: 
   }
 }
 
-export function authRequestOf(request: FastifyRequest) {
-  return {
-    method: request.method,
-    target: request.raw.url ?? request.url,
-    headers: request.headers,
-    rawBody: request.rawBody ?? '',
-    ip: request.ip,
-  };
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
-    /** The body exactly as received: what API-key signatures cover. */
-    rawBody?: string;
   }
 }

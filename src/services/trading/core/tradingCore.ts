@@ -1,3 +1,4 @@
+import { errors } from '../../../domain/errorCatalogue.ts';
 import { ApiError, invalidArgument } from '../../../domain/errors.ts';
 import { newPublicId } from '../../../domain/ids.ts';
 import type { MatchEvent, OrderBook, PlaceOrder, TradeEvent } from '../../../domain/matching/index.ts';
@@ -7,13 +8,13 @@ import type { Clock } from '../../../infra/clock.ts';
 import type { Db } from '../../../infra/database.ts';
 import type { AccountRef } from '../../access.ts';
 import type { Market, MarketCatalog } from '../../markets.ts';
+import type { Topics } from '../../topics.ts';
 import type { BalanceBook, BalanceRef, LegSpec } from '../balances.ts';
-import { CLIENT_ORDER_ID_RETENTION_MS, MAX_OPEN_ORDERS_PER_ACCOUNT, jobTime, tradingRef, type Accepted, type EngineIds, type EngineMemory, type EnginePublications, type Owner, type UserCancel } from '../engineTypes.ts';
+import { CLIENT_ORDER_ID_RETENTION_MS, MAX_OPEN_ORDERS_PER_ACCOUNT, jobTime, tradingRef, type Accepted, type EngineIds, type EngineMemory, type Owner, type UserCancel } from '../engineTypes.ts';
 import { insufficientBalance, orderNotFound } from '../errors.ts';
 import { OpenOrders } from '../openOrders.ts';
 import type { CreateOrderInput, ValidatedOrder } from '../orderInput.ts';
 import type { Sequencer } from '../sequencer.ts';
-import type { BookDeltaPayload, PublicTradePayload } from '../streams.ts';
 import type { OrderRow, OrderVersion, TradeRow, TriggerRow, WriteSet } from '../writeSet.ts';
 import { ClientOrderIds } from './clientOrderIds.ts';
 import { CANCEL_REASONS, checkMinimumSize, newOrderRow, protectionPrice, refusePostOnlyTaker, type BookLevels, type CheckedPlacement, type CloseInfo, type PlaceContext } from './placement.ts';
@@ -39,11 +40,10 @@ export interface CoreDeps {
   db: Db;
   clock: Clock;
   markets: MarketCatalog;
-  topicPrefix: string;
+  topics: Topics;
   systemAccounts: { fees: bigint };
   sequencer: Sequencer;
   balances: BalanceBook;
-  publications: EnginePublications;
   ids: EngineIds;
 }
 
@@ -63,7 +63,6 @@ export interface CoreState {
 export class TradingCore {
   private readonly sequencer: Sequencer;
   private readonly balances: BalanceBook;
-  private readonly publications: EnginePublications;
   private effects!: OrderEffects;
   private engines = new Map<number, OrderBook>();
   /** Per symbol: level totals mirrored from engine events, and the delta sequence. */
@@ -76,7 +75,6 @@ export class TradingCore {
   constructor(private readonly deps: CoreDeps) {
     this.sequencer = deps.sequencer;
     this.balances = deps.balances;
-    this.publications = deps.publications;
     this.clientIds = new ClientOrderIds(deps);
   }
 
@@ -97,7 +95,7 @@ export class TradingCore {
     // gap), instead of at the symbol's next change, which in a quiet market may be long.
     for (const market of this.deps.markets.markets) {
       const sequence = (this.books.get(market.symbolId) as BookLevels).sequence;
-      this.publications.publish(`${this.deps.topicPrefix}book:${market.symbol}`, { symbol: market.symbol, sequence, bids: [], asks: [] });
+      this.deps.topics.publish('book', market.symbol, { symbol: market.symbol, sequence, bids: [], asks: [] });
     }
   }
 
@@ -214,11 +212,9 @@ export class TradingCore {
         if (delta < 0n) this.balances.hold(ws, ref, -delta);
         live.heldE18 -= delta;
         this.applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
-        return {
-          refused: new ApiError(rejected.reason === 'ORDER_EXPIRED' ? 'not-found' : 'invalid-argument', `modify refused: ${rejected.reason}`, {
-            code: rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason,
-          }),
-        };
+        // The catalogue gives each code its status: an order the book no longer holds is a 404.
+        const code = rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason;
+        return { refused: errors[code](`modify refused: ${rejected.reason}`) as ApiError };
       }
       if (newTotal !== undefined) live.origQty = newTotal;
       if (newPrice !== undefined) live.price = newPrice;
@@ -453,8 +449,6 @@ export class TradingCore {
           this.effects.traded(market.symbolId, e.price);
           touched.add(e.makerOrderId as bigint).add(e.takerOrderId as bigint);
           level(e.takerSide === 'BUY' ? 'SELL' : 'BUY', e.price, -e.qty);
-          const trade: PublicTradePayload = { symbol: market.symbol, matchId: e.matchId, price: e.price, qty: e.qty, takerSide: e.takerSide, executedAt: now };
-          this.sequencer.onCommit(() => this.publications.publish(`${this.deps.topicPrefix}trades:${market.symbol}`, trade));
           break;
         }
         case 'modified':
@@ -507,13 +501,11 @@ export class TradingCore {
       if (!row.isOpen) this.open.delete(id);
     }
     if (changed.size > 0) {
+      // One delta per call, its levels' totals as they are now: streamed from the journal entry.
       book.sequence += 1n;
-      const pick = (side: 'BUY' | 'SELL') =>
-        [...changed.values()]
-          .filter((c) => c.side === side)
-          .map((c) => ({ price: c.price, qty: (side === 'BUY' ? book.bids : book.asks).get(c.price) ?? 0n }));
-      const delta: BookDeltaPayload = { symbol: market.symbol, sequence: book.sequence, bids: pick('BUY'), asks: pick('SELL') };
-      this.sequencer.onCommit(() => this.publications.publish(`${this.deps.topicPrefix}book:${market.symbol}`, delta));
+      for (const { side, price } of changed.values()) {
+        ws.bookLevels.push({ symbolId: market.symbolId, sequence: book.sequence, side, price, qty: (side === 'BUY' ? book.bids : book.asks).get(price) ?? 0n });
+      }
     }
     const engine = this.engineOf(market);
     ws.sequences.set(market.symbolId, { lastMatchId: engine.nextMatchId - 1n, lastPrioritySeq: engine.nextPrioritySeq - 1n, lastBookSeq: book.sequence });

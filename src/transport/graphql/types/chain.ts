@@ -2,7 +2,6 @@ import { presentDepositAddress } from '../../../presenters/depositAddress.ts';
 import { presentFlow } from '../../../presenters/flow.ts';
 import { presentNetwork } from '../../../presenters/network.ts';
 import { presentDestinationCheck } from '../../../presenters/withdraw.ts';
-import type { FlowEvent } from '../../../services/chain/index.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
@@ -186,7 +185,7 @@ builder.subscriptionField('flowUpdates', (t) =>
     type: Flow,
     description: 'Every stored change of the flows the caller may see, each step as it happens',
     subscribe: async (_root, _args, ctx) => guardedStream(ctx, callerOf(ctx), await ctx.services.chain.subscribeFlows(callerOf(ctx))),
-    resolve: (payload) => presentFlow((payload as FlowEvent).flow),
+    resolve: (payload) => presentFlow(payload.flow),
   }),
 );
 

@@ -246,6 +246,6 @@ builder.subscriptionFields((t) => ({
     args: { engineSymbolId: t.arg.int() },
     // Checked against the credential as it is at each event, like every private stream.
     subscribe: (_root, args, ctx) => guardedStream(ctx, callerOf(ctx), ctx.services.chart.subscribeChartLayerChanges(callerOf(ctx), args.engineSymbolId ?? undefined)),
-    resolve: (payload) => payload as ChartLayerEvent,
+    resolve: (payload) => payload,
   }),
 }));

@@ -11,13 +11,9 @@ import {
   spotConfigView,
   spotMarketView,
   tradeView,
-  type BookDeltaPayload,
   type CreateOrderInput as CreateOrderInputShape,
-  type FillPayload,
-  type OrderEventPayload,
   type OrderLike,
   type OrdersService,
-  type PublicTradePayload,
 } from '../../../services/trading/index.ts';
 import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
@@ -455,8 +451,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: changed price levels of a symbol after each durable batch, with sequence numbers',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'book')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as BookDeltaPayload;
+    resolve: (p, _args, ctx) => {
       const market = ctx.services.markets.market(p.symbol) as Market;
       const view = (l: { price: bigint; qty: bigint }) => levelView(l, market);
       return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
@@ -467,10 +462,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: every trade of a symbol after it is durable',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'trades')),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as unknown as PublicTradePayload;
-      return publicTradeView(p, ctx.services.markets.market(p.symbol) as Market);
-    },
+    resolve: (p, _args, ctx) => publicTradeView(p, ctx.services.markets.market(p.symbol) as Market),
   }),
   orderUpdates: t.field({
     type: Order,
@@ -478,10 +470,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'orders', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: async (payload, _args, ctx) => {
-      const p = payload as OrderEventPayload;
-      return { ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence };
-    },
+    resolve: async (p, _args, ctx) => ({ ...orderOf(await ctx.services.orders.withOrigin(p.order), ctx.services.markets.market(p.symbol) as Market), sequence: p.sequence }),
   }),
   fills: t.field({
     type: Fill,
@@ -489,10 +478,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as FillPayload;
-      return { ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence };
-    },
+    resolve: (p, _args, ctx) => ({ ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
   }),
 }));
 
@@ -532,7 +518,7 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every update after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'balances', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload) => payload as BalanceEventPayload,
+    resolve: (payload) => payload,
   }),
 }));
 

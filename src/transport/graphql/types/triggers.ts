@@ -1,5 +1,5 @@
 import type { Market } from '../../../services/markets.ts';
-import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape, type TriggerEventPayload } from '../../../services/trading/index.ts';
+import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape } from '../../../services/trading/index.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
@@ -329,9 +329,6 @@ builder.subscriptionFields((t) => ({
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'triggers', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (payload, _args, ctx) => {
-      const p = payload as TriggerEventPayload;
-      return { ...triggerEventView(p.event, { publicId: p.event.triggerPublicId }, ctx.services.markets.market(p.symbol) as Market, p.accountPublicId, p.event.childOrderPublicId), sequence: p.sequence };
-    },
+    resolve: (p, _args, ctx) => ({ ...triggerEventView(p.event, { publicId: p.event.triggerPublicId }, ctx.services.markets.market(p.symbol) as Market, p.accountPublicId, p.event.childOrderPublicId), sequence: p.sequence }),
   }),
 }));

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
-import type { Services } from '../../services/index.ts';
-import { Metrics } from '../../infra/metrics.ts';
-import { createHttpServer } from '../http.ts';
-import { restRoutes } from './routes.ts';
-import { operatorRoutes } from './routes/operator.ts';
+import type { Services } from '../services/index.ts';
+import { Metrics } from '../infra/metrics.ts';
+import { createHttpServer } from './http.ts';
+import { restRoutes } from './rest/routes.ts';
+import { operatorRoutes } from './rest/routes/operator.ts';
 
 /** The document is read without a caller: nothing is ever authenticated. */
 const unreachable = (): never => {

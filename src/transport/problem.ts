@@ -1,7 +1,7 @@
 import type { FastifyError } from 'fastify';
 import type { z } from 'zod';
-import { ApiError, type Violation } from '../../domain/errors.ts';
-import { apiErrorFromDatabase } from '../../infra/databaseErrors.ts';
+import { ApiError, type Violation } from '../domain/errors.ts';
+import { apiErrorFromDatabase } from '../infra/databaseErrors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

@@ -1,0 +1,204 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { ERROR_CATALOGUE, errors, type ErrorCode } from '../../src/domain/errorCatalogue.ts';
+import { ApiError, ERROR_KEYS, type ErrorKey } from '../../src/domain/errors.ts';
+import { TransferCode } from '../../src/generated/prisma/enums.ts';
+import { openApiDocument } from '../../src/transport/openapiDocument.ts';
+
+/**
+ * Errors once (issue 28): the catalogue, docs/api-decisions.md ("Error codes") and the code
+ * literals of src/ name the same codes, and each code keeps the one key (status) the
+ * catalogue gives it.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const src = path.join(root, 'src');
+const CATALOGUE_FILE = path.join(src, 'domain/errorCatalogue.ts');
+const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/**
+ * Codes src/ matches or sets on errors it never answers: each is translated into a
+ * catalogue code (or, for zod, into violations) before a client sees anything.
+ */
+const OUTSIDE_CODES: { source: string; test: (code: string) => boolean }[] = [
+  { source: 'Fastify (its own errors, and the JSON parser errors http.ts raises for problem.ts)', test: (c) => c.startsWith('FST_ERR_') },
+  { source: 'Node (sockets, the HTTP parser)', test: (c) => ['ECONNRESET', 'ERR_HTTP_REQUEST_TIMEOUT', 'HPE_HEADER_OVERFLOW'].includes(c) },
+  { source: 'pg (SQLSTATE unique_violation)', test: (c) => c === '23505' },
+  { source: 'PostgreSQL at start-up (SQLSTATE: no such database, refused credentials, starting up), told as one line by startupFailure.ts', test: (c) => ['3D000', '28P01', '28000', '57P03'].includes(c) },
+  { source: 'Prisma (unique constraint)', test: (c) => c === 'P2002' },
+  { source: 'zod issue codes', test: (c) => ['custom', 'invalid_type', 'unrecognized_keys'].includes(c) },
+  { source: 'ledger transfer codes (schema.prisma TransferCode), data and not errors', test: (c) => Object.hasOwn(TransferCode, c) },
+];
+
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? (e.name === 'generated' ? [] : sources(path.join(dir, e.name))) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [])),
+  );
+  return nested.flat();
+}
+
+interface Site {
+  file: string;
+  line: number;
+  code: string;
+  /** The key the site pairs the code with, when the site says it literally. */
+  key?: string;
+}
+
+const literal = (node: ts.Node | undefined): string | undefined => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
+const calleeName = (e: ts.LeftHandSideExpression): string | undefined =>
+  ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : undefined;
+const isCodeRef = (e: ts.Expression): boolean => (ts.isIdentifier(e) && e.text === 'code') || ((ts.isPropertyAccessExpression(e) || ts.isPropertyAccessChain(e)) && e.name.text === 'code');
+
+/** Helpers that take a code and always build the same key. */
+const KEYED_HELPERS: Record<string, { arg: number; key: ErrorKey }> = {
+  invalidArgument: { arg: 3, key: 'invalid-argument' },
+  unauthenticated: { arg: 0, key: 'unauthenticated' },
+  tooMany: { arg: 0, key: 'rate-limit-exceeded' },
+  // StreamConnections' private acquire(counts, key, limit, code, what) builds tooMany's 429.
+  acquire: { arg: 3, key: 'rate-limit-exceeded' },
+};
+
+/** Every `code: '...'`, `code === '...'` (and `!==`), and code passed to a keyed helper or ApiError in src/. */
+async function codeSites(): Promise<{ literals: Site[]; comparisons: Site[]; keyed: Site[] }> {
+  const literals: Site[] = [];
+  const comparisons: Site[] = [];
+  const keyed: Site[] = [];
+  for (const file of await sources(src)) {
+    if (file === CATALOGUE_FILE) continue;
+    const sf = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const at = (node: ts.Node) => ({ file: path.relative(root, file), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'code') {
+        const code = literal(node.initializer);
+        if (code !== undefined) literals.push({ ...at(node), code });
+      }
+      if (ts.isBinaryExpression(node) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind)) {
+        const code = isCodeRef(node.left) ? literal(node.right) : isCodeRef(node.right) ? literal(node.left) : undefined;
+        if (code !== undefined) comparisons.push({ ...at(node), code });
+      }
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'ApiError') {
+        const key = literal(node.arguments?.[0]);
+        const options = node.arguments?.[2];
+        if (key !== undefined && options && ts.isObjectLiteralExpression(options)) {
+          for (const p of options.properties) {
+            const code = ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'code' ? literal(p.initializer) : undefined;
+            if (code !== undefined) keyed.push({ ...at(node), code, key });
+          }
+        }
+      }
+      if (ts.isCallExpression(node)) {
+        const helper = KEYED_HELPERS[calleeName(node.expression) ?? ''];
+        const code = helper && literal(node.arguments[helper.arg]);
+        if (helper && code !== undefined && /^[A-Z][A-Z0-9_]+$/.test(code)) keyed.push({ ...at(node), code, key: helper.key });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return { literals, comparisons, keyed };
+}
+
+/** The rows of docs/api-decisions.md's "Error codes" table: code, status and when. */
+async function documentedCodes(): Promise<Map<string, { status: number; when: string }>> {
+  const doc = await readFile(path.join(root, 'docs/api-decisions.md'), 'utf8');
+  const section = doc.split(/^## /m).find((s) => s.startsWith('Error codes'));
+  if (!section) throw new Error('docs/api-decisions.md has no "## Error codes" section');
+  const rows = [...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| (\d{3}) `[a-z-]+` \| ([^|]*) \|/gm)];
+  return new Map(rows.map((m) => [m[1] as string, { status: Number(m[2]), when: (m[3] as string).trim() }]));
+}
+
+const isCatalogued = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CATALOGUE, code);
+const where = (s: Site) => `${s.file}:${s.line} ${s.code}`;
+
+describe('error catalogue', () => {
+  it('lists every ERROR_KEYS default and gives each its own key', () => {
+    for (const [key, { code }] of Object.entries(ERROR_KEYS)) expect(ERROR_CATALOGUE[code].key, code).toBe(key);
+  });
+
+  it('is the table of docs/api-decisions.md ("Error codes"), with the status of each code’s key and the same sentence', async () => {
+    const documented = await documentedCodes();
+    expect([...documented.keys()].sort()).toEqual([...codes].sort());
+    const drifted = codes.filter((c) => documented.get(c)?.status !== ERROR_KEYS[ERROR_CATALOGUE[c].key].status || documented.get(c)?.when !== ERROR_CATALOGUE[c].when);
+    expect(drifted).toEqual([]);
+  });
+
+  it('names every code literal and code comparison in src/, or it is one of the documented outside codes', async () => {
+    const { literals, comparisons } = await codeSites();
+    // The scan must see the sites it vouches for, or an empty list would pass.
+    expect(literals.length).toBeGreaterThan(100);
+    expect(comparisons.length).toBeGreaterThan(10);
+    const strangers = [...literals, ...comparisons].filter((s) => !isCatalogued(s.code) && !OUTSIDE_CODES.some((o) => o.test(s.code)));
+    expect(strangers.map(where)).toEqual([]);
+  });
+
+  it('has no entry that src/ does not use', async () => {
+    const texts = await Promise.all((await sources(src)).filter((f) => f !== CATALOGUE_FILE).map((f) => readFile(f, 'utf8')));
+    const all = texts.join('\n');
+    expect(codes.filter((c) => !all.includes(`'${c}'`))).toEqual([]);
+  });
+
+  it('pairs each code with the key the catalogue gives it, wherever a site names both', async () => {
+    const { keyed } = await codeSites();
+    expect(keyed.length).toBeGreaterThan(100);
+    const mismatched = keyed.filter((s) => !isCatalogued(s.code) || ERROR_CATALOGUE[s.code].key !== s.key);
+    expect(mismatched.map((s) => `${where(s)} as ${s.key}`)).toEqual([]);
+  });
+});
+
+describe('error factories', () => {
+  it('build, for every code, an ApiError with that code and the catalogue’s key and status', () => {
+    for (const code of codes) {
+      const err = errors[code]('detail');
+      expect(err).toBeInstanceOf(ApiError);
+      expect({ code: err.code, key: err.key, status: err.status, message: err.message }, code).toEqual({
+        code,
+        key: ERROR_CATALOGUE[code].key,
+        status: ERROR_KEYS[ERROR_CATALOGUE[code].key].status,
+        message: 'detail',
+      });
+    }
+  });
+
+  it('pass violations, extensions and headers through', () => {
+    const err = errors.SUBACCOUNT_NOT_FOUND('subaccount not found', {
+      violations: [{ fieldPath: 'subaccountId', message: 'no such subaccount', ruleId: 'exists' }],
+      extensions: { hint: 1 },
+      headers: { 'Retry-After': '1' },
+    });
+    expect(err).toMatchObject({ status: 404, violations: [{ fieldPath: 'subaccountId', ruleId: 'exists' }], extensions: { hint: 1 }, headers: { 'Retry-After': '1' } });
+  });
+
+  it('type the code and key exactly, and a code outside the catalogue does not compile', () => {
+    expectTypeOf(errors.ORDER_NOT_FOUND('x').code).toEqualTypeOf<'ORDER_NOT_FOUND'>();
+    expectTypeOf(errors.ORDER_NOT_FOUND('x').key).toEqualTypeOf<'not-found'>();
+    expectTypeOf(errors.RATE_LIMIT_EXCEEDED('x').key).toEqualTypeOf<'rate-limit-exceeded'>();
+    // @ts-expect-error a code the catalogue does not list
+    expect(new ApiError('not-found', 'x', { code: 'THING_NOT_FOUND' }).code).toBe('THING_NOT_FOUND');
+    // @ts-expect-error no factory for a code the catalogue does not list
+    expect(errors.THING_NOT_FOUND).toBeUndefined();
+  });
+});
+
+describe('error responses of /v1/openapi.json', () => {
+  it('list as x-codes the catalogue codes of their status, each with its sentence', async () => {
+    const doc = await openApiDocument();
+    const statusOf = new Map<string, number>();
+    for (const pathItem of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)) {
+      for (const op of Object.values(pathItem)) {
+        for (const [status, r] of Object.entries(op.responses)) if (r.$ref) statusOf.set(r.$ref.split('/').pop() as string, Number(status));
+      }
+    }
+    const responses = (doc.components as { responses: Record<string, { 'x-codes': { code: string; description: string }[] }> }).responses;
+    expect([...statusOf.values()].sort()).toEqual([400, 401, 403, 404, 409, 413, 415, 429, 503]);
+    for (const [name, status] of statusOf) {
+      const expected = codes.filter((c) => ERROR_KEYS[ERROR_CATALOGUE[c].key].status === status).map((code) => ({ code, description: ERROR_CATALOGUE[code].when }));
+      expect(responses[name]?.['x-codes'], name).toEqual(expected);
+    }
+    expect(responses.InvalidArgument?.['x-codes'].map((c) => c.code)).toContain('UNKNOWN_SYMBOL');
+  });
+});
+
