@@ -1573,7 +1573,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        nonce: string;
+                        /** @description The EIP-191 message to sign */
+                        message: string;
+                        /** @description RFC 3339 timestamp */
+                        expiresAt: string;
                     };
                 };
             };
@@ -1610,7 +1614,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        sessionToken: string;
+                        rootAccountId: string;
+                        /** @description RFC 3339 timestamp */
+                        expiresAt: string;
                     };
                 };
             };
@@ -1638,9 +1645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": Record<string, never>;
                 };
             };
             400: components["responses"]["InvalidArgument"];
@@ -1667,7 +1672,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        currentVersion: string;
+                        /** @description Empty when none was accepted */
+                        acceptedVersion: string;
                     };
                 };
             };
@@ -1700,7 +1707,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        currentVersion: string;
+                        /** @description Empty when none was accepted */
+                        acceptedVersion: string;
                     };
                 };
             };
@@ -1734,7 +1743,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        subaccounts: {
+                            subaccountId: string;
+                            label: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -1768,7 +1784,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        subaccount: {
+                            subaccountId: string;
+                            label: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                        };
                     };
                 };
             };
@@ -1802,7 +1823,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        policies: {
+                            policyId: string;
+                            name: string;
+                            permissions: ("READ" | "TRADE" | "TRANSFER" | "WITHDRAW")[];
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -1837,7 +1866,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        policy: {
+                            policyId: string;
+                            name: string;
+                            permissions: ("READ" | "TRADE" | "TRANSFER" | "WITHDRAW")[];
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                        };
                     };
                 };
             };
@@ -1871,7 +1906,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        apiKeys: {
+                            keyId: string;
+                            label: string;
+                            icon: string;
+                            color: string;
+                            ipWhitelist: string[];
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                            /** @description Empty for a key of the root account */
+                            subaccountId: string;
+                            /** @description Empty when no policy is attached */
+                            policyId: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            lastUsedAt?: string;
+                            /** @description Base64 */
+                            publicKeyEd25519: string;
+                            /** @description RFC 3339 timestamp */
+                            expiresAt?: string;
+                            createdByActor: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description 64-bit integer as a decimal string */
+                            revision: string;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -1913,7 +1975,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        apiKey: {
+                            keyId: string;
+                            label: string;
+                            icon: string;
+                            color: string;
+                            ipWhitelist: string[];
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                            /** @description Empty for a key of the root account */
+                            subaccountId: string;
+                            /** @description Empty when no policy is attached */
+                            policyId: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            lastUsedAt?: string;
+                            /** @description Base64 */
+                            publicKeyEd25519: string;
+                            /** @description RFC 3339 timestamp */
+                            expiresAt?: string;
+                            createdByActor: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description 64-bit integer as a decimal string */
+                            revision: string;
+                        };
                     };
                 };
             };
@@ -1946,7 +2033,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        apiKey: {
+                            keyId: string;
+                            label: string;
+                            icon: string;
+                            color: string;
+                            ipWhitelist: string[];
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                            /** @description Empty for a key of the root account */
+                            subaccountId: string;
+                            /** @description Empty when no policy is attached */
+                            policyId: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            lastUsedAt?: string;
+                            /** @description Base64 */
+                            publicKeyEd25519: string;
+                            /** @description RFC 3339 timestamp */
+                            expiresAt?: string;
+                            createdByActor: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description 64-bit integer as a decimal string */
+                            revision: string;
+                        };
                     };
                 };
             };
@@ -1976,7 +2088,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        apiKey: {
+                            keyId: string;
+                            label: string;
+                            icon: string;
+                            color: string;
+                            ipWhitelist: string[];
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                            /** @description Empty for a key of the root account */
+                            subaccountId: string;
+                            /** @description Empty when no policy is attached */
+                            policyId: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            lastUsedAt?: string;
+                            /** @description Base64 */
+                            publicKeyEd25519: string;
+                            /** @description RFC 3339 timestamp */
+                            expiresAt?: string;
+                            createdByActor: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description 64-bit integer as a decimal string */
+                            revision: string;
+                        };
                     };
                 };
             };
@@ -2019,7 +2156,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        apiKey: {
+                            keyId: string;
+                            label: string;
+                            icon: string;
+                            color: string;
+                            ipWhitelist: string[];
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                            /** @description Empty for a key of the root account */
+                            subaccountId: string;
+                            /** @description Empty when no policy is attached */
+                            policyId: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            lastUsedAt?: string;
+                            /** @description Base64 */
+                            publicKeyEd25519: string;
+                            /** @description RFC 3339 timestamp */
+                            expiresAt?: string;
+                            createdByActor: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description 64-bit integer as a decimal string */
+                            revision: string;
+                        };
                     };
                 };
             };
@@ -2050,7 +2212,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @description RFC 3339 timestamp */
+                        effectiveFrom: string;
+                        policyVersion: string;
+                        rules: {
+                            vipTier: number;
+                            /** @enum {string} */
+                            policyClass: "PLACE" | "CANCEL";
+                            /** @description 64-bit integer as a decimal string */
+                            periodMs: string;
+                            /** @description Weighted capacity per period */
+                            quotaWeight: string;
+                            /** @description Largest weighted capacity in a burst */
+                            burstWeight: string;
+                        }[];
                     };
                 };
             };
@@ -2078,7 +2253,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        policyVersion: string;
+                        /** @description RFC 3339 timestamp */
+                        effectiveFrom: string;
+                        vipTier: number;
+                        accountId: string;
+                        rules: {
+                            /** @enum {string} */
+                            scope: "CLIENT_IP" | "AUTH_SUBJECT" | "API_KEY" | "ACCOUNT" | "SUBACCOUNT";
+                            /** @enum {string} */
+                            policyClass: "PLACE" | "CANCEL";
+                            /** @enum {string} */
+                            source: "CATALOG" | "OVERRIDE";
+                            /** @description 64-bit integer as a decimal string */
+                            periodMs: string;
+                            /** @description Weighted capacity per period */
+                            quotaWeight: string;
+                            /** @description Largest weighted capacity in a burst */
+                            burstWeight: string;
+                        }[];
                     };
                 };
             };
@@ -3879,7 +4072,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        accountId: string;
+                        balances: {
+                            /** @enum {string} */
+                            ledgerAccount: "FUNDING" | "TRADING";
+                            /** @description Asset symbol */
+                            asset: string;
+                            /** @description Unified asset id */
+                            assetId: string;
+                            /** @description Decimal string, 18 decimals */
+                            available: string;
+                            /** @description Decimal string, 18 decimals */
+                            held: string;
+                            /** @description available + held, 18 decimals */
+                            total: string;
+                        }[];
                     };
                 };
             };
@@ -3914,7 +4121,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        transfers: {
+                            /** @enum {string} */
+                            account: "FUNDING" | "TRADING";
+                            /** @description Decimal string, 18 decimals */
+                            amount: string;
+                            /** @description Decimal string, 18 decimals */
+                            balanceAfter: string;
+                            /** @description Unified asset id */
+                            asset: string;
+                            isDebit: boolean;
+                            /** @description 64-bit integer as a decimal string */
+                            linkId: string;
+                            /** @description Public id of the chain flow that moved it; empty when none */
+                            flowId: string;
+                            /** @enum {string} */
+                            transferCode: "DEPOSIT" | "WITHDRAW" | "WITHDRAW_FEE" | "WITHDRAW_REVERSAL" | "INTERNAL_TRANSFER" | "TRADE" | "FEE" | "REBATE" | "REFERRAL" | "ADJUSTMENT";
+                            /** @description Epoch microseconds */
+                            timestamp: string;
+                            source: {
+                                /** @description Empty unless it is one of the caller’s own accounts */
+                                accountId: string;
+                                /** @description Empty when none */
+                                address: string;
+                                /** @description Registered external network id; 0 when none */
+                                chainId: number;
+                                /** @enum {string} */
+                                kind: "FUNDING_ACCOUNT" | "TRADING_ACCOUNT" | "EXTERNAL_ADDRESS" | "EXCHANGE" | "SYSTEM";
+                            };
+                            destination: {
+                                /** @description Empty unless it is one of the caller’s own accounts */
+                                accountId: string;
+                                /** @description Empty when none */
+                                address: string;
+                                /** @description Registered external network id; 0 when none */
+                                chainId: number;
+                                /** @enum {string} */
+                                kind: "FUNDING_ACCOUNT" | "TRADING_ACCOUNT" | "EXTERNAL_ADDRESS" | "EXCHANGE" | "SYSTEM";
+                            };
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -3955,7 +4202,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @description 64-bit integer as a decimal string */
+                        linkId: string;
+                        /** @description Epoch microseconds */
+                        timestamp: string;
                     };
                 };
             };
@@ -3986,7 +4236,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        networks: {
+                            registryChainId: number;
+                            name: string;
+                            /** @enum {string} */
+                            family: "EVM" | "SOLANA";
+                            nativeChainId: string;
+                            depositConfirmations: number;
+                            withdrawConfirmations: number;
+                            assets: {
+                                symbol: string;
+                                unifiedAssetId: number;
+                                zippedAssetId: number;
+                                /** @description Token contract or mint; empty for the native coin */
+                                tokenAddress: string;
+                                nativeDecimals: number;
+                                /** @description Smallest deposit credited, a decimal string in the asset's unit */
+                                minDeposit: string;
+                                /** @description Smallest withdrawal to this chain, a decimal string in the asset's unit */
+                                minWithdraw: string;
+                                /** @description Network fee a withdrawal to this chain pays, a decimal string in the asset's unit */
+                                withdrawFee: string;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -4019,7 +4291,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        depositAddress: {
+                            /** @description Registered source chain id */
+                            chainId: number;
+                            /** @description External-chain address */
+                            depositAddress: string;
+                        };
                     };
                 };
             };
@@ -4065,7 +4342,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flows: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -4095,7 +4460,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -4130,7 +4581,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        intentId: string;
                     };
                 };
             };
@@ -4170,7 +4621,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        intentId: string;
                     };
                 };
             };
@@ -4203,7 +4654,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -4240,7 +4777,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        valid: boolean;
+                        /** @description The address as it would be stored (EIP-55 checksum for EVM); empty when invalid */
+                        normalizedAddress: string;
+                        /** @description Why it is not valid; empty when it is */
+                        reason: string;
+                        /** @description One of this exchange's deposit addresses: withdraw with TO_FUNDING instead */
+                        isInternal: boolean;
+                        inAddressBook: boolean;
+                        addressBookEntryId: string;
+                        /** @description The root account withdraws only to address-book entries */
+                        allowListOnly: boolean;
+                        /** @description Whether a withdrawal there would be accepted */
+                        allowed: boolean;
                     };
                 };
             };
@@ -4271,7 +4820,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        allowListOnly: boolean;
                     };
                 };
             };
@@ -4304,7 +4853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        allowListOnly: boolean;
                     };
                 };
             };

@@ -43,19 +43,17 @@ interface Trader {
 async function onboard(name: string, operator: SpotClient): Promise<Trader> {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const anonymous = createSpotClient({ baseUrl });
-  const nonce = ok('nonce', await anonymous.POST('/v1/auth/wallet/nonce', { body: { address: wallet.address } })) as { message: string };
+  const nonce = ok('nonce', await anonymous.POST('/v1/auth/wallet/nonce', { body: { address: wallet.address } }));
   const login = ok(
     'login',
     await anonymous.POST('/v1/auth/wallet/login', {
       body: { address: wallet.address, message: nonce.message, signature: await wallet.signMessage({ message: nonce.message }) },
     }),
-  ) as { sessionToken: string; rootAccountId: string };
+  );
   const session = createSpotClient({ baseUrl, sessionToken: login.sessionToken });
-  const terms = ok('terms', await session.GET('/v1/auth/terms')) as { currentVersion: string };
+  const terms = ok('terms', await session.GET('/v1/auth/terms'));
   ok('accept terms', await session.POST('/v1/auth/terms/accept', { body: { version: terms.currentVersion } }));
-  const policy = ok('policy', await session.POST('/v1/auth/api-policies', { body: { name: 'demo trading', permissions: ['READ', 'TRADE'] } })) as {
-    policy: { policyId: string };
-  };
+  const policy = ok('policy', await session.POST('/v1/auth/api-policies', { body: { name: 'demo trading', permissions: ['READ', 'TRADE'] } }));
   const seed = ed.utils.randomSecretKey();
   const publicKey = await ed.getPublicKeyAsync(seed);
   const key = ok(
@@ -63,7 +61,7 @@ async function onboard(name: string, operator: SpotClient): Promise<Trader> {
     await session.POST('/v1/auth/api-keys', {
       body: { label: `demo ${name}`, publicKeyEd25519: Buffer.from(publicKey).toString('base64'), policyId: policy.policy.policyId },
     }),
-  ) as { apiKey: { keyId: string } };
+  );
   console.log(`${name}: wallet ${wallet.address}, account ${login.rootAccountId}, API key ${key.apiKey.keyId}`);
   const funds = name === 'seller' ? { ETH: '2' } : { USDC: '10000' };
   for (const [asset, amount] of Object.entries(funds)) {
@@ -151,7 +149,7 @@ async function main() {
     for (const t of trades.trades) {
       console.log(`${who.name}: fill #${t.matchId} ${t.side} ${t.qty} ${SYMBOL} at ${t.price}, fee ${t.fee} USDC (${t.isMaker ? 'maker' : 'taker'})`);
     }
-    const balances = ok('balances', await who.api.GET('/v1/balances')) as { balances: { ledgerAccount: string; asset: string; available: string; held: string }[] };
+    const balances = ok('balances', await who.api.GET('/v1/balances'));
     for (const b of balances.balances) console.log(`${who.name}: ${b.ledgerAccount} ${b.asset} available ${b.available}, held ${b.held}`);
   }
   const after = ok('order book', await buyer.api.GET('/v1/spot/orderbook', { params: { query: { symbol: SYMBOL } } }));

@@ -31,10 +31,10 @@ async function keyedTrader(options: { lift?: boolean; client?: Partial<SpotClien
   const policy = await session.POST('/v1/auth/api-policies', { body: { name: 'bot', permissions: ['READ', 'TRADE'] } });
   const pair = newKeyPair();
   const created = await session.POST('/v1/auth/api-keys', {
-    body: { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: (policy.data as any).policy.policyId },
+    body: { label: 'bot', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.data!.policy.policyId },
   });
   await credit(server.url, who.rootAccountId, 'USDC', '100000');
-  const apiKey = { keyId: (created.data as any).apiKey.keyId as string, seed: pair.secretKey };
+  const apiKey = { keyId: created.data!.apiKey.keyId, seed: pair.secretKey };
   const client: SpotClient = createSpotClient({ baseUrl: server.url, apiKey, maxJitterMs: 20, ...options.client });
   return { who, client, apiKey };
 }

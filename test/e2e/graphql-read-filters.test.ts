@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateTriggerAcceptedDocument, FilteredFillsDocument, FilteredTriggersDocument, OpenOrdersOfTriggerDocument } from '../generated/graphql/graphql.ts';
+import { BalancesAsRestDocument, CreateTriggerAcceptedDocument, FilteredFillsDocument, FilteredTriggersDocument, OpenOrdersOfTriggerDocument } from '../generated/graphql/graphql.ts';
 import { api } from '../helpers/auth.ts';
 import { gql } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
@@ -86,5 +86,13 @@ describe('GraphQL read filters at parity with /v1', () => {
     expect(rest.status).toBe(200);
     expect(answer).toEqual({ triggerId: rest.body.trigger.triggerId, clientTriggerId: 'accepted-1', acceptedAt: rest.body.trigger.createdAt, acceptedAtTsNs: rest.body.trigger.acceptedAtTsNs });
     expect(answer.acceptedAtTsNs).toMatch(/^[1-9][0-9]+$/);
+  });
+
+  it('lists balances with every field GET /v1/balances gives them', async () => {
+    const t = await trader(server.url, { USDC: '12.5' });
+    const rest = await api(server.url, 'GET', '/v1/balances', undefined, t.auth);
+    expect(rest.body.balances).toEqual([{ ledgerAccount: 'TRADING', asset: 'USDC', assetId: expect.any(String), available: '12.5', held: '0', total: '12.5' }]);
+    const viaGql = await gql(server.url, BalancesAsRestDocument, {}, t.auth);
+    expect(viaGql.body.data?.viewer.balances).toEqual(rest.body.balances);
   });
 });

@@ -27,6 +27,7 @@ const EXCEPTIONS: Record<string, string> = {
   'getOpenOrders: filter includeAttachedRisk (no Viewer.openOrders(includeAttachedRisk))': `${SELECTED} (Order.attachedRisk)`,
   'getOpenOrders: filter includeAttachedRiskState (no Viewer.openOrders(includeAttachedRiskState))': `${SELECTED} (Order.attachedRisk, state included)`,
   'getUserTrades: filter includeTransfers (no Viewer.fills(includeTransfers))': `${SELECTED} (ViewerFillsConnection.transfers)`,
+  'listBalances: response field accountId (not on Viewer.balances)': 'the balances are the viewer’s (Viewer.rootAccountId) or those of the subaccountId asked for',
 };
 
 interface Operation {
@@ -82,9 +83,19 @@ function missingFields(rest: any, gql: GraphQLOutputType, path: string, out: str
   const fields = type.getFields();
   for (const [name, s] of Object.entries(props)) {
     const field = fields[gqlName(name)];
-    if (!field) out.push(`${path}${name}`);
-    else missingFields(s, field.type, `${path}${name}.`, out, renames);
+    if (field) missingFields(s, field.type, `${path}${name}.`, out, renames);
+    else if (!flattened(name, s, fields)) out.push(`${path}${name}`);
   }
+}
+
+/**
+ * A small object /v1 nests (`amountE18: {hi, lo}`, `assetIds: {unifiedAssetId, ...}`) may be
+ * flat in GraphQL: each of its members a field of the parent, named with or without its prefix.
+ */
+function flattened(name: string, s: any, fields: Record<string, unknown>): boolean {
+  const members = Object.keys(propertiesOf(s) ?? {});
+  const cap = (m: string) => m.charAt(0).toUpperCase() + m.slice(1);
+  return members.length > 0 && members.every((m) => `${camel(name)}${cap(m)}` in fields || m in fields);
 }
 
 /**
@@ -92,12 +103,14 @@ function missingFields(rest: any, gql: GraphQLOutputType, path: string, out: str
  * the resource itself. A one-key envelope is compared both ways, and the closer reading kept.
  */
 function responseGaps(rest: any, gql: GraphQLOutputType, renames: Record<string, string>): string[] {
-  const readings = [{ schema: rest, prefix: '' }];
-  const props = propertiesOf(rest);
-  const keys = Object.keys(props ?? {});
-  if (keys.length === 1) readings.push({ schema: props![keys[0]!], prefix: `${keys[0]}.` });
-  const gaps = readings.map(({ schema: s, prefix }) => {
-    const out: string[] = [];
+  const readings: { schema: any; prefix: string; beside: string[] }[] = [{ schema: rest, prefix: '', beside: [] }];
+  const props = propertiesOf(rest) ?? {};
+  // An envelope's resource is one of its members; what else it holds must still have a field.
+  for (const key of Object.keys(props)) {
+    if (propertiesOf(props[key]) || arrayItems(props[key])) readings.push({ schema: props[key], prefix: `${key}.`, beside: Object.keys(props).filter((k) => k !== key) });
+  }
+  const gaps = readings.map(({ schema: s, prefix, beside }) => {
+    const out: string[] = [...beside];
     missingFields(s, gql, prefix, out, renames);
     return out;
   });

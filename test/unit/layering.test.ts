@@ -83,4 +83,9 @@ describe('layering', () => {
     const breaches = (await imports()).filter(({ file, target }) => file.startsWith('transport/rest/') && target.startsWith('infra/'));
     expect(breaches).toEqual([]);
   });
+
+  it('presenters import only the domain, service views and generated enums: never a transport or infra', async () => {
+    const breaches = (await imports()).filter(({ file, target }) => file.startsWith('presenters/') && /^(infra|transport|auth)\//.test(target));
+    expect(breaches).toEqual([]);
+  });
 });

@@ -1,13 +1,16 @@
-import type { LifecycleFlow } from '../../generated/prisma/client.ts';
-import { u128 } from './flowRecord.ts';
+import type { StepStatus } from '../../domain/flows/timeline.ts';
+import type { FlowStep, LifecycleFlow } from '../../generated/prisma/client.ts';
+import { u128, type RequestFee } from './flowRecord.ts';
 
 const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
+/** An enum column not yet set is an empty string on the wire, like every absent string of 2.12. */
+const orEmpty = <T extends string>(v: T | null): T | '' => v ?? '';
 
 export type FlowView = ReturnType<typeof flowView>;
 
 /** The row keeps durations and times as JSON numbers; the spec's `*Ms` fields are int64 strings. */
 type StoredProgress = Record<'currentStepStartedAtUnixMs' | 'currentStepExpectedDurationMs' | 'currentConfirmations' | 'requiredConfirmations' | 'approveCount' | 'rejectCount' | 'validatorCount' | 'requiredApprovals' | 'requiredRejections', number>;
-type StoredTimelineItem = { sequence: number; step: string; status: string; expectedDurationMs: number };
+type StoredTimelineItem = { sequence: number; step: FlowStep; status: StepStatus; expectedDurationMs: number };
 
 function progressView(p: StoredProgress) {
   return { ...p, currentStepStartedAtUnixMs: String(p.currentStepStartedAtUnixMs), currentStepExpectedDurationMs: String(p.currentStepExpectedDurationMs) };
@@ -33,8 +36,8 @@ export function flowView(f: LifecycleFlow, ownerAccountId: string) {
     sourceTxHash: f.sourceTxHash ?? '',
     latestTxRef: f.latestTxRef ?? '',
     txOccurrenceIndex: f.txOccurrenceIndex ?? '',
-    latestLifecycleSource: f.latestLifecycleSource ?? '',
-    lifecycleReason: f.lifecycleReason ?? '',
+    latestLifecycleSource: orEmpty(f.latestLifecycleSource),
+    lifecycleReason: orEmpty(f.lifecycleReason),
     zipperReason: (f.zipperReason as { code: string; reasonId: string; message: string } | null) ?? null,
     isOpen: f.isOpen,
     isTerminal: f.isTerminal,
@@ -45,6 +48,6 @@ export function flowView(f: LifecycleFlow, ownerAccountId: string) {
     estimatedCompletionUnixMs: ms(f.estimatedCompletionAt),
     currentProgress: progressView(f.currentProgress as unknown as StoredProgress),
     progressTimeline: (f.progressTimeline as unknown as StoredTimelineItem[]).map((s) => ({ ...s, expectedDurationMs: String(s.expectedDurationMs) })),
-    ...(f.requestFee ? { requestFee: f.requestFee } : {}),
+    ...(f.requestFee ? { requestFee: f.requestFee as unknown as RequestFee } : {}),
   };
 }

@@ -10,7 +10,7 @@ export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
 export type { BalanceEventPayload, BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
-export { attachedRiskView, levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, transferView, triggerEventView, triggerView, type OrderLike } from './views.ts';
+export { attachedRiskView, levelView, orderView, publicTradeView, spotConfigView, spotMarketView, tradeView, triggerEventView, triggerView, type OrderLike } from './views.ts';
 export { CLIENT_TRIGGER_ID, type CreateTriggerInput } from './triggerInput.ts';
 export { OPEN_WITHDRAW_STATUSES } from './withdrawals.ts';
 export { READ_AGAIN, type FlowMove } from './flowJobs.ts';

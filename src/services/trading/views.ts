@@ -1,6 +1,6 @@
 import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import { formatRfc3339Ns } from '../../domain/time.ts';
-import type { LedgerTransferLeg, Order } from '../../generated/prisma/client.ts';
+import type { Order } from '../../generated/prisma/client.ts';
 import type { Asset, Market } from '../markets.ts';
 import type { OrderRow, RiskLegRow, TradeRow, TriggerEventRow, TriggerRow } from './writeSet.ts';
 
@@ -156,34 +156,6 @@ export function spotConfigView(catalog: { assets: readonly Asset[]; markets: rea
 /** A public trade: the recent-trades list and the public stream alike. */
 export function publicTradeView(p: { matchId: bigint; price: bigint; qty: bigint; takerSide: string; executedAt: Date }, market: Market) {
   return { matchId: p.matchId.toString(), price: formatScaled(p.price, 9), qty: formatScaled(p.qty, market.baseQuantityScale), takerSide: p.takerSide, executedAt: p.executedAt.toISOString() };
-}
-
-/** A stored leg with its counterparties' public ids (empty unless the caller's own accounts). */
-export interface TransferLegLike {
-  leg: LedgerTransferLeg;
-  sourceAccountId: string;
-  destinationAccountId: string;
-  /** The chain flow the transfer belongs to: its public id, and the external side it moved from or to. */
-  flow?: { publicId: string; sourceAddress: string | null; destinationAddress: string | null; serviceChainId: number | null; flowKind: string };
-}
-
-/** Spec 2.11: one leg of a ledger transfer on the caller's account. */
-export function transferView({ leg, sourceAccountId, destinationAccountId, flow }: TransferLegLike) {
-  // A deposit comes from an external address, a withdrawal goes to one.
-  const external = (kind: string | null, address: string | null) => (kind === 'EXTERNAL_ADDRESS' && flow ? { address: address ?? '', chainId: flow.serviceChainId ?? 0 } : {});
-  return {
-    account: leg.ledgerAccount,
-    amount: formatScaled(decimalToBigInt(leg.amount), 18),
-    balanceAfter: formatScaled(decimalToBigInt(leg.balanceAfter), 18),
-    asset: String(leg.assetId),
-    isDebit: leg.isDebit,
-    linkId: leg.transferId.toString(),
-    flowId: flow?.publicId ?? '',
-    transferCode: leg.transferCode,
-    timestamp: leg.timestampUs.toString(),
-    source: { accountId: sourceAccountId, address: leg.sourceAddress ?? '', chainId: leg.sourceChainId ?? 0, kind: leg.sourceKind ?? 'SYSTEM', ...external(leg.sourceKind, flow?.sourceAddress ?? null) },
-    destination: { accountId: destinationAccountId, address: leg.destinationAddress ?? '', chainId: leg.destinationChainId ?? 0, kind: leg.destinationKind ?? 'SYSTEM', ...external(leg.destinationKind, flow?.destinationAddress ?? null) },
-  };
 }
 
 /** A trigger as the engine keeps it or as stored: both render the same way. */

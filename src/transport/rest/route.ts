@@ -21,6 +21,7 @@ export interface RouteSpec<
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
   A extends AuthMode = AuthMode,
+  R extends z.ZodType = z.ZodType,
 > {
   operationId: string;
   method: HTTPMethods;
@@ -30,15 +31,15 @@ export interface RouteSpec<
   body?: B;
   query?: Q;
   params?: P;
-  /** Response schema: documents the contract and strips anything not in it. */
-  response?: z.ZodType;
+  /** Response schema (src/presenters/): documents the contract, and the serializer checks the body with it. */
+  response?: R;
   successStatus?: number;
   /** Request-body examples for /v1/openapi.json, where the spec leaves the variants open. */
   examples?: Record<string, { summary: string; value: unknown }>;
   handler(
     input: { body: z.output<B>; query: z.output<Q>; params: z.output<P> },
     ctx: RequestContext<A>,
-  ): Promise<unknown>;
+  ): Promise<z.input<R>>;
 }
 
 export interface RequestContext<A extends AuthMode = AuthMode> {
@@ -53,7 +54,8 @@ export function defineRoute<
   Q extends z.ZodType = z.ZodUndefined,
   P extends z.ZodType = z.ZodUndefined,
   A extends AuthMode = 'caller',
->(spec: RouteSpec<B, Q, P, A>): RouteSpec {
+  R extends z.ZodType = z.ZodType,
+>(spec: RouteSpec<B, Q, P, A, R>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 

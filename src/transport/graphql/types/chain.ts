@@ -1,12 +1,16 @@
-import type { FlowView } from '../../../services/chain/index.ts';
+import { presentDepositAddress } from '../../../presenters/depositAddress.ts';
+import { presentFlow } from '../../../presenters/flow.ts';
+import { presentNetwork } from '../../../presenters/network.ts';
+import { presentDestinationCheck } from '../../../presenters/withdraw.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { decodeBytes } from '../bytes.ts';
 import { validateAsRoute } from '../validate.ts';
 
-type NetworkAssetShape = { symbol: string; unifiedAssetId: number; zippedAssetId: number; tokenAddress: string; nativeDecimals: number; minDeposit: string; minWithdraw: string; withdrawFee: string };
-type NetworkShape = { registryChainId: number; name: string; family: string; nativeChainId: string; depositConfirmations: number; withdrawConfirmations: number; assets: NetworkAssetShape[] };
+/** The /v1 shapes (presenters/): GraphQL resolves from the same presented values. */
+type NetworkShape = ReturnType<typeof presentNetwork>;
+type NetworkAssetShape = NetworkShape['assets'][number];
 
 const NetworkAsset = builder.objectRef<NetworkAssetShape>('NetworkAsset').implement({
   fields: (t) => ({
@@ -40,7 +44,7 @@ const DepositAddress = builder.objectRef<{ chainId: number; depositAddress: stri
 });
 
 builder.queryField('chainNetworks', (t) =>
-  t.field({ type: [Network], description: 'Supported chains, public', resolve: (_root, _args, ctx) => ctx.services.chain.listNetworks().networks }),
+  t.field({ type: [Network], description: 'Supported chains, public', resolve: (_root, _args, ctx) => ctx.services.chain.listNetworks().networks.map(presentNetwork) }),
 );
 
 builder.mutationField('createDepositAddress', (t) =>
@@ -50,16 +54,17 @@ builder.mutationField('createDepositAddress', (t) =>
     args: { chainId: t.arg.int({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       validateAsRoute('createDepositAddress', { body: args });
-      return (await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress;
+      return presentDepositAddress((await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress);
     },
   }),
 );
 
-type FlowShape = FlowView;
-type ProgressShape = { currentStepStartedAtUnixMs: string; currentStepExpectedDurationMs: string; currentConfirmations: number; requiredConfirmations: number; approveCount: number; rejectCount: number; validatorCount: number; requiredApprovals: number; requiredRejections: number };
-type TimelineShape = { sequence: number; step: string; status: string; expectedDurationMs: string };
-type ZipperReasonShape = { code: string; reasonId: string; message: string };
-type FeeShape = { amountE18: { hi: string; lo: string }; assetIds: { zippedAssetId: number; unifiedAssetId: number }; recipientAddress: string; status: string };
+/** The /v1 shape (presenters/flow.ts): every resolver below reads a presented flow, so the two cannot drift. */
+type FlowShape = ReturnType<typeof presentFlow>;
+type ProgressShape = FlowShape['currentProgress'];
+type TimelineShape = FlowShape['progressTimeline'][number];
+type ZipperReasonShape = NonNullable<FlowShape['zipperReason']>;
+type FeeShape = NonNullable<FlowShape['requestFee']>;
 
 const RequestFee = builder.objectRef<FeeShape>('FlowRequestFee').implement({
   description: 'Spec 2.12 requestFee: LOCKED at submission, then SETTLED or REFUNDED',
@@ -127,7 +132,7 @@ const Flow = builder.objectRef<FlowShape>('Flow').implement({
     estimatedCompletionUnixMs: t.exposeString('estimatedCompletionUnixMs'),
     currentProgress: t.field({ type: FlowProgress, resolve: (f) => f.currentProgress }),
     progressTimeline: t.field({ type: [FlowTimelineItem], resolve: (f) => f.progressTimeline }),
-    requestFee: t.field({ type: RequestFee, nullable: true, resolve: (f) => ('requestFee' in f ? (f.requestFee as unknown as FeeShape) : null) }),
+    requestFee: t.field({ type: RequestFee, nullable: true, resolve: (f) => f.requestFee ?? null }),
   }),
 });
 const FlowPage = builder.objectRef<{ flows: FlowShape[]; nextPageToken: string }>('FlowPage').implement({
@@ -163,9 +168,10 @@ builder.queryField('chainFlows', (t) =>
       limit: t.arg.int(),
       pageToken: t.arg.string(),
     },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       validateAsRoute('listFlows', { query: args });
-      return ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never);
+      const r = await ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never);
+      return { flows: r.flows.map(presentFlow), nextPageToken: r.nextPageToken };
     },
   }),
 );
@@ -177,7 +183,7 @@ builder.queryField('flow', (t) =>
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       validateAsRoute('getFlow', { params: { flowId: args.id } });
-      return (await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow;
+      return presentFlow((await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow);
     },
   }),
 );
@@ -187,7 +193,7 @@ builder.subscriptionField('flowUpdates', (t) =>
     type: Flow,
     description: 'Every stored change of the flows the caller may see, each step as it happens',
     subscribe: async (_root, _args, ctx) => guardedStream(ctx, callerOf(ctx), await ctx.services.chain.subscribeFlows(callerOf(ctx))),
-    resolve: (payload) => payload.flow,
+    resolve: (payload) => presentFlow(payload.flow),
   }),
 );
 
@@ -232,12 +238,12 @@ builder.mutationField('cancelTradingWithdraw', (t) =>
     args: { intentId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       validateAsRoute('cancelTradingWithdraw', { params: { intentId: args.intentId } });
-      return (await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow;
+      return presentFlow((await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow);
     },
   }),
 );
 
-type CheckShape = { valid: boolean; normalizedAddress: string; reason: string; isInternal: boolean; inAddressBook: boolean; addressBookEntryId: string; allowListOnly: boolean; allowed: boolean };
+type CheckShape = ReturnType<typeof presentDestinationCheck>;
 const DestinationCheck = builder.objectRef<CheckShape>('WithdrawDestinationCheck').implement({
   fields: (t) => ({
     valid: t.exposeBoolean('valid'),
@@ -256,7 +262,7 @@ builder.mutationField('validateWithdrawDestination', (t) =>
     type: DestinationCheck,
     description: 'Checks an address on a network before withdrawing there (as POST /v1/chain/withdraw-destinations:validate; charges WITHDRAW_VALIDATE)',
     args: { chainId: t.arg.int({ required: true }), address: t.arg.string({ required: true }), subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.chain.validateWithdrawDestination(callerOf(ctx), defined(args) as { chainId: number; address: string }),
+    resolve: async (_root, args, ctx) => presentDestinationCheck(await ctx.services.chain.validateWithdrawDestination(callerOf(ctx), defined(args) as { chainId: number; address: string })),
   }),
 );
 

@@ -7,6 +7,7 @@ import { revokeApiKeyParams } from '../../../services/apiKeys/revokeApiKey.schem
 import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/updateApiKey.schema.ts';
 import type { SubaccountView } from '../../../services/accounts/index.ts';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
+import { toBase64 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { parseArgs, validateAsRoute } from '../validate.ts';
 import { callerOf, clientIpOf, connectionFromPage } from '../connections.ts';
@@ -52,7 +53,7 @@ const ApiKey = builder.objectRef<ApiKeyView>('ApiKey').implement({
     policyId: t.exposeString('policyId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.lastUsedAt ?? null }),
-    publicKeyEd25519: t.string({ description: 'base64', resolve: (k) => Buffer.from(k.publicKeyEd25519).toString('base64') }),
+    publicKeyEd25519: t.string({ description: 'base64', resolve: (k) => toBase64(k.publicKeyEd25519) }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.expiresAt ?? null }),
     createdByActor: t.exposeString('createdByActor'),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

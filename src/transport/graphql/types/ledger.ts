@@ -1,15 +1,17 @@
-import { transferView } from '../../../services/trading/index.ts';
+import { presentBalance } from '../../../presenters/balance.ts';
+import { presentInternalTransfer, presentTransfer } from '../../../presenters/transfer.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { builder } from '../builder.ts';
 import { parseArgs, validateAsRoute } from '../validate.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
-/** Ledger transfers over GraphQL: the calls and field names of /v1 (routes/ledger.ts). */
+/** Balances and ledger transfers over GraphQL: the calls and field names of /v1 (routes/ledger.ts). */
 
 const LedgerAccount = builder.enumType('LedgerAccount', { values: ['FUNDING', 'TRADING'] as const });
 
-type TransferShape = ReturnType<typeof transferView>;
+/** The /v1 shape (presenters/transfer.ts): GraphQL exposes the same fields, formatted the same way. */
+type TransferShape = ReturnType<typeof presentTransfer>;
 
 const TransferParty = builder.objectRef<TransferShape['source']>('TransferParty').implement({
   fields: (t) => ({
@@ -37,7 +39,29 @@ const Transfer = builder.objectRef<TransferShape>('Transfer').implement({
   }),
 });
 
+/** A row of GET /v1/balances as presenters/balance.ts writes it, so the two cannot drift. */
+const Balance = builder
+  .objectRef<ReturnType<typeof presentBalance>>('Balance')
+  .implement({
+    fields: (t) => ({
+      ledgerAccount: t.exposeString('ledgerAccount'),
+      asset: t.exposeString('asset'),
+      available: t.exposeString('available', { description: '18 decimals' }),
+      held: t.exposeString('held', { description: '18 decimals' }),
+      assetId: t.exposeString('assetId', { description: 'The unified asset id' }),
+      total: t.exposeString('total', { description: '18 decimals: available + held' }),
+    }),
+  });
+
 builder.objectFields(ViewerRef, (t) => ({
+  balances: t.field({
+    type: [Balance],
+    args: { subaccountId: t.arg.string() },
+    resolve: async (caller, args, ctx) => {
+      validateAsRoute('listBalances', { query: args });
+      return (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances.map(presentBalance);
+    },
+  }),
   transfers: t.connection({
     type: Transfer,
     description: 'Oldest first unless reversed',
@@ -47,7 +71,7 @@ builder.objectFields(ViewerRef, (t) => ({
       return connectionFromPage(args, 100, async (page) => {
         const filters = defined({ subaccountId: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed });
         const r = await ctx.services.ledger.listTransfers(caller, { ...page, ...filters });
-        return { items: r.transfers.map(transferView), nextPageToken: r.nextPageToken };
+        return { items: r.transfers.map(presentTransfer), nextPageToken: r.nextPageToken };
       });
     },
   }),
@@ -65,10 +89,10 @@ const InternalTransferInput = builder.inputType('InternalTransferInput', {
   }),
 });
 
-const InternalTransferResult = builder.objectRef<{ linkId: bigint; timestampUs: bigint }>('InternalTransferResult').implement({
+const InternalTransferResult = builder.objectRef<ReturnType<typeof presentInternalTransfer>>('InternalTransferResult').implement({
   fields: (t) => ({
     linkId: t.field({ type: 'Int64', resolve: (r) => r.linkId }),
-    timestamp: t.field({ type: 'Int64', description: 'Epoch microseconds', resolve: (r) => r.timestampUs }),
+    timestamp: t.field({ type: 'Int64', description: 'Epoch microseconds', resolve: (r) => r.timestamp }),
   }),
 });
 
@@ -76,6 +100,6 @@ builder.mutationField('internalTransfer', (t) =>
   t.field({
     type: InternalTransferResult,
     args: { input: t.arg({ type: InternalTransferInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.ledger.createInternalTransfer(callerOf(ctx), parseArgs(createInternalTransferBody, input)),
+    resolve: async (_root, { input }, ctx) => presentInternalTransfer(await ctx.services.ledger.createInternalTransfer(callerOf(ctx), parseArgs(createInternalTransferBody, input))),
   }),
 );

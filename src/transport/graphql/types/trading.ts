@@ -15,6 +15,7 @@ import {
   type OrderLike,
   type OrdersService,
 } from '../../../services/trading/index.ts';
+import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';
@@ -508,26 +509,15 @@ const DeadManSwitch = builder
     }),
   });
 
-const Balance = builder
-  .objectRef<{ ledgerAccount: string; asset: string; available: bigint; held: bigint }>('Balance')
-  .implement({
-    fields: (t) => ({
-      ledgerAccount: t.exposeString('ledgerAccount'),
-      asset: t.exposeString('asset'),
-      available: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.available, 18) }),
-      held: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.held, 18) }),
-    }),
-  });
-
 const BalanceUpdate = builder.objectRef<BalanceEventPayload>('BalanceUpdate').implement({
   description: 'A balance of the caller’s account as a durable change left it: a row of `viewer.balances`, zero rows included (a balance emptied)',
   fields: (t) => ({
     ledgerAccount: t.exposeString('ledgerAccount', { description: '`FUNDING` or `TRADING`' }),
     asset: t.string({ resolve: (b, _args, ctx) => (ctx.services.markets.asset(b.assetId) as Asset).symbol }),
     assetId: t.string({ description: 'The unified asset id', resolve: (b) => String(b.assetId) }),
-    available: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.available, 18) }),
-    held: t.string({ description: '18 decimals', resolve: (b) => formatScaled(b.held, 18) }),
-    total: t.string({ description: '18 decimals: available + held', resolve: (b) => formatScaled(b.available + b.held, 18) }),
+    available: t.string({ description: '18 decimals', resolve: (b) => e18(b.available) }),
+    held: t.string({ description: '18 decimals', resolve: (b) => e18(b.held) }),
+    total: t.string({ description: '18 decimals: available + held', resolve: (b) => e18(b.available + b.held) }),
     sequence: t.expose('sequence', {
       type: 'Int64',
       description: 'The update’s position in the trading journal, unique and increasing in commit order. Resubscribe with `after:` set to the last one received to get every later update exactly once',
@@ -547,14 +537,6 @@ builder.subscriptionFields((t) => ({
 }));
 
 builder.objectFields(ViewerRef, (t) => ({
-  balances: t.field({
-    type: [Balance],
-    args: { subaccountId: t.arg.string() },
-    resolve: async (caller, args, ctx) => {
-      validateAsRoute('listBalances', { query: args });
-      return (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances;
-    },
-  }),
   openOrders: t.connection({
     type: Order,
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }), triggerId: t.arg.string({ description: 'Only the orders this trigger placed' }) },

@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { listSubaccountsQuery } from '../../../services/accounts/listSubaccounts.schema.ts';
+import { emptySchema, presentEmpty, presentSession, presentWalletNonce, sessionSchema, walletNonceSchema } from '../../../presenters/session.ts';
+import { presentSubaccount, subaccountEnvelopeSchema, subaccountsSchema } from '../../../presenters/subaccount.ts';
+import { presentTerms, termsSchema } from '../../../presenters/terms.ts';
 import type { Services } from '../../../services/index.ts';
-import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 /** Sessions, terms and subaccounts (spec 5; shapes are our choice, see docs/api-decisions.md). */
 export function authRoutes(s: Services) {
-  const subaccount = (v: { subaccountId: string; label: string; createdAt: Date }) => ({
-    subaccountId: v.subaccountId,
-    label: v.label,
-    createdAt: toRfc3339(v.createdAt),
-  });
   return [
     defineRoute({
       operationId: 'createWalletNonce',
@@ -20,10 +17,8 @@ export function authRoutes(s: Services) {
       summary: 'Issue a single-use sign-in message for an EVM address',
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64) }),
-      handler: async ({ body }, ctx) => {
-        const r = await s.walletAuth.createWalletNonce(body, { clientIp: ctx.ip });
-        return { nonce: r.nonce, message: r.message, expiresAt: toRfc3339(r.expiresAt) };
-      },
+      response: walletNonceSchema,
+      handler: async ({ body }, ctx) => presentWalletNonce(await s.walletAuth.createWalletNonce(body, { clientIp: ctx.ip })),
     }),
     defineRoute({
       operationId: 'walletLogin',
@@ -32,10 +27,8 @@ export function authRoutes(s: Services) {
       summary: 'Exchange a signed sign-in message for a session token',
       auth: 'public',
       body: z.strictObject({ address: z.string().max(64), message: z.string().max(2048), signature: z.string().max(200) }),
-      handler: async ({ body }, ctx) => {
-        const r = await s.walletAuth.walletLogin(body, { clientIp: ctx.ip });
-        return { sessionToken: r.sessionToken, rootAccountId: r.rootAccountId, expiresAt: toRfc3339(r.expiresAt) };
-      },
+      response: sessionSchema,
+      handler: async ({ body }, ctx) => presentSession(await s.walletAuth.walletLogin(body, { clientIp: ctx.ip })),
     }),
     defineRoute({
       operationId: 'logout',
@@ -43,7 +36,11 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/logout',
       summary: 'Revoke the session token of this request',
       auth: 'caller',
-      handler: async (_input, ctx) => s.walletAuth.logout(ctx.caller),
+      response: emptySchema,
+      handler: async (_input, ctx) => {
+        await s.walletAuth.logout(ctx.caller);
+        return presentEmpty();
+      },
     }),
     defineRoute({
       operationId: 'getTerms',
@@ -51,7 +48,8 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/terms',
       summary: 'Current terms version and the one this account accepted',
       auth: 'caller',
-      handler: async (_input, ctx) => s.terms.getTerms(ctx.caller),
+      response: termsSchema,
+      handler: async (_input, ctx) => presentTerms(await s.terms.getTerms(ctx.caller)),
     }),
     defineRoute({
       operationId: 'acceptTerms',
@@ -60,7 +58,8 @@ export function authRoutes(s: Services) {
       summary: 'Accept the current terms version',
       auth: 'caller',
       body: z.strictObject({ version: z.string().max(64) }),
-      handler: async ({ body }, ctx) => s.terms.acceptTerms(ctx.caller, body),
+      response: termsSchema,
+      handler: async ({ body }, ctx) => presentTerms(await s.terms.acceptTerms(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'createSubaccount',
@@ -69,10 +68,8 @@ export function authRoutes(s: Services) {
       summary: 'Create a subaccount',
       auth: 'caller',
       body: createSubaccountBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.subaccounts.createSubaccount(ctx.caller, body);
-        return { subaccount: subaccount(r.subaccount) };
-      },
+      response: subaccountEnvelopeSchema,
+      handler: async ({ body }, ctx) => ({ subaccount: presentSubaccount((await s.subaccounts.createSubaccount(ctx.caller, body)).subaccount) }),
     }),
     defineRoute({
       operationId: 'listSubaccounts',
@@ -81,9 +78,10 @@ export function authRoutes(s: Services) {
       summary: 'List subaccounts, newest first',
       auth: 'caller',
       query: listSubaccountsQuery,
+      response: subaccountsSchema,
       handler: async ({ query }, ctx) => {
         const r = await s.subaccounts.listSubaccounts(ctx.caller, query);
-        return { subaccounts: r.subaccounts.map(subaccount), nextPageToken: r.nextPageToken };
+        return { subaccounts: r.subaccounts.map(presentSubaccount), nextPageToken: r.nextPageToken };
       },
     }),
   ];

@@ -1,4 +1,15 @@
 import { z } from 'zod';
+import { depositAddressEnvelopeSchema, presentDepositAddress } from '../../../presenters/depositAddress.ts';
+import { flowEnvelopeSchema, flowsSchema, presentFlow } from '../../../presenters/flow.ts';
+import { networksSchema, presentNetworks } from '../../../presenters/network.ts';
+import {
+  destinationCheckSchema,
+  presentDestinationCheck,
+  presentWithdrawAccepted,
+  presentWithdrawAllowList,
+  withdrawAcceptedSchema,
+  withdrawAllowListSchema,
+} from '../../../presenters/withdraw.ts';
 import type { Services } from '../../../services/index.ts';
 import { bytes, int32, INT32_MAX, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
@@ -18,7 +29,8 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/networks',
       summary: 'Supported chains: registry ids, address family, deposit and withdraw confirmations, and the assets each carries',
       auth: 'public',
-      handler: async () => s.chain.listNetworks(),
+      response: networksSchema,
+      handler: async () => presentNetworks(s.chain.listNetworks()),
     }),
     defineRoute({
       operationId: 'createDepositAddress',
@@ -27,7 +39,8 @@ export function chainRoutes(s: Services) {
       summary: 'Create or return the deposit address of an account target on a chain (spec 4.7); needs WITHDRAW and the current terms',
       auth: 'caller',
       body: z.strictObject({ chainId: int32(), subaccountId: z.string().max(64).optional() }),
-      handler: async ({ body }, ctx) => s.chain.createDepositAddress(ctx.caller, body),
+      response: depositAddressEnvelopeSchema,
+      handler: async ({ body }, ctx) => ({ depositAddress: presentDepositAddress((await s.chain.createDepositAddress(ctx.caller, body)).depositAddress) }),
     }),
     defineRoute({
       operationId: 'listFlows',
@@ -51,10 +64,11 @@ export function chainRoutes(s: Services) {
         limit: queryInt(1, 500).optional(),
         pageToken: z.string().max(2048).optional(),
       }),
+      response: flowsSchema,
       handler: async ({ query }, ctx) => {
         const ints = (v?: string[]) => (v ? v.map(Number) : undefined);
         const { flowKind, flowState, serviceChainIds, unifiedAssetIds, zippedAssetIds, ...rest } = query;
-        return s.chain.listFlows(ctx.caller, {
+        const r = await s.chain.listFlows(ctx.caller, {
           ...rest,
           ...(flowKind && flowKind !== 'FLOW_KIND_UNSPECIFIED' ? { flowKind } : {}),
           ...(flowState && flowState !== 'FLOW_STATE_UNSPECIFIED' ? { flowState } : {}),
@@ -62,6 +76,7 @@ export function chainRoutes(s: Services) {
           ...(unifiedAssetIds ? { unifiedAssetIds: ints(unifiedAssetIds) } : {}),
           ...(zippedAssetIds ? { zippedAssetIds: ints(zippedAssetIds) } : {}),
         });
+        return { flows: r.flows.map(presentFlow), nextPageToken: r.nextPageToken };
       },
     }),
     defineRoute({
@@ -71,7 +86,8 @@ export function chainRoutes(s: Services) {
       summary: 'One deposit or withdraw flow by its id (a withdrawal\'s intentId is its flow\'s id); 404 FLOW_NOT_FOUND for one the caller may not see',
       auth: 'caller',
       params: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ params }, ctx) => s.chain.getFlow(ctx.caller, params),
+      response: flowEnvelopeSchema,
+      handler: async ({ params }, ctx) => ({ flow: presentFlow((await s.chain.getFlow(ctx.caller, params)).flow) }),
     }),
     defineRoute({
       operationId: 'createTradingWithdraw',
@@ -80,7 +96,8 @@ export function chainRoutes(s: Services) {
       summary: 'Withdraw from Trading, authorized by the calling API key\'s Ed25519 signature of the canonical payload bytes (docs/api-decisions.md "Withdrawals")',
       auth: 'caller',
       body: z.strictObject({ payload: bytes(), payloadSignature: bytes(64) }),
-      handler: async ({ body }, ctx) => s.chain.createTradingWithdraw(ctx.caller, body),
+      response: withdrawAcceptedSchema,
+      handler: async ({ body }, ctx) => presentWithdrawAccepted(await s.chain.createTradingWithdraw(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'createWalletTradingWithdraw',
@@ -89,7 +106,8 @@ export function chainRoutes(s: Services) {
       summary: 'Withdraw from Trading, authorized by the account wallet\'s EIP-191 signature of the authorization message derived from the payload',
       auth: 'caller',
       body: z.strictObject({ payload: bytes(), payloadSignature: bytes(65), signerWallet: z.string().min(1).max(64), subaccountId: z.string().max(64).optional() }),
-      handler: async ({ body }, ctx) => s.chain.createWalletTradingWithdraw(ctx.caller, body),
+      response: withdrawAcceptedSchema,
+      handler: async ({ body }, ctx) => presentWithdrawAccepted(await s.chain.createWalletTradingWithdraw(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'cancelTradingWithdraw',
@@ -98,7 +116,8 @@ export function chainRoutes(s: Services) {
       summary: 'Cancel a withdrawal not yet broadcast, releasing its hold (docs/api-decisions.md "Withdrawal cancel"); 409 FLOW_STATE_CONFLICT once it is broadcast or ended',
       auth: 'caller',
       params: z.strictObject({ intentId: z.string().min(1).max(64) }),
-      handler: async ({ params }, ctx) => s.chain.cancelTradingWithdraw(ctx.caller, params),
+      response: flowEnvelopeSchema,
+      handler: async ({ params }, ctx) => ({ flow: presentFlow((await s.chain.cancelTradingWithdraw(ctx.caller, params)).flow) }),
     }),
     defineRoute({
       operationId: 'validateWithdrawDestination',
@@ -107,7 +126,8 @@ export function chainRoutes(s: Services) {
       summary: 'Check an address on a network before withdrawing there: its address rule, whether it is internal, whether the address book (and its allow-list) admits it',
       auth: 'caller',
       body: z.strictObject({ chainId: int32(), address: z.string().min(1).max(128), subaccountId: z.string().max(64).optional() }),
-      handler: async ({ body }, ctx) => s.chain.validateWithdrawDestination(ctx.caller, body),
+      response: destinationCheckSchema,
+      handler: async ({ body }, ctx) => presentDestinationCheck(await s.chain.validateWithdrawDestination(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'getWithdrawAllowList',
@@ -115,7 +135,8 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/withdraw-allow-list',
       summary: 'Whether the root account withdraws only to its address book',
       auth: 'caller',
-      handler: async (_req, ctx) => s.chain.getWithdrawAllowList(ctx.caller),
+      response: withdrawAllowListSchema,
+      handler: async (_req, ctx) => presentWithdrawAllowList(await s.chain.getWithdrawAllowList(ctx.caller)),
     }),
     defineRoute({
       operationId: 'setWithdrawAllowList',
@@ -124,7 +145,8 @@ export function chainRoutes(s: Services) {
       summary: 'Switch the root account\'s withdrawal allow-list on or off; an API key may switch it on, only a wallet session off',
       auth: 'caller',
       body: z.strictObject({ enabled: z.boolean() }),
-      handler: async ({ body }, ctx) => s.chain.setWithdrawAllowList(ctx.caller, body),
+      response: withdrawAllowListSchema,
+      handler: async ({ body }, ctx) => presentWithdrawAllowList(await s.chain.setWithdrawAllowList(ctx.caller, body)),
     }),
   ];
 }

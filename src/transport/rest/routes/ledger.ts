@@ -1,13 +1,12 @@
-import { formatScaled } from '../../../domain/money.ts';
+import { balancesSchema, presentBalances } from '../../../presenters/balance.ts';
+import { e18 } from '../../../presenters/scalars.ts';
+import { internalTransferSchema, presentInternalTransfer, presentTransfer, transfersSchema } from '../../../presenters/transfer.ts';
 import type { Services } from '../../../services/index.ts';
-import { transferView } from '../../../services/trading/index.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
 import { listBalancesQuery } from '../../../services/ledger/listBalances.schema.ts';
 import { listTransfersQuery } from '../../../services/ledger/listTransfers.schema.ts';
 import { operatorCreditBody } from '../../../services/ledger/operatorCredit.schema.ts';
 import { defineRoute } from '../route.ts';
-
-const e18 = (v: bigint) => formatScaled(v, 18);
 
 export function ledgerRoutes(s: Services) {
   return [
@@ -18,20 +17,8 @@ export function ledgerRoutes(s: Services) {
       summary: 'Balances of the account in both ledgers (available and held, 18 decimals)',
       auth: 'caller',
       query: listBalancesQuery,
-      handler: async ({ query }, ctx) => {
-        const r = await s.ledger.listBalances(ctx.caller, query);
-        return {
-          accountId: r.accountId,
-          balances: r.balances.map((b) => ({
-            ledgerAccount: b.ledgerAccount,
-            asset: b.asset,
-            assetId: String(b.assetId),
-            available: e18(b.available),
-            held: e18(b.held),
-            total: e18(b.available + b.held),
-          })),
-        };
-      },
+      response: balancesSchema,
+      handler: async ({ query }, ctx) => presentBalances(await s.ledger.listBalances(ctx.caller, query)),
     }),
     defineRoute({
       operationId: 'listTransfers',
@@ -40,6 +27,7 @@ export function ledgerRoutes(s: Services) {
       summary: 'Ledger transfer legs of the account (spec 4.7, 2.11)',
       auth: 'caller',
       query: listTransfersQuery,
+      response: transfersSchema,
       handler: async ({ query }, ctx) => {
         const r = await s.ledger.listTransfers(ctx.caller, {
           ...(query.subaccount_id ? { subaccountId: query.subaccount_id } : {}),
@@ -50,7 +38,7 @@ export function ledgerRoutes(s: Services) {
           ...(query.page_token ? { pageToken: query.page_token } : {}),
         });
         return {
-          transfers: r.transfers.map(transferView),
+          transfers: r.transfers.map(presentTransfer),
           nextPageToken: r.nextPageToken,
         };
       },
@@ -62,10 +50,8 @@ export function ledgerRoutes(s: Services) {
       summary: 'Move funds between FUNDING and TRADING, or between the root account and its subaccounts',
       auth: 'caller',
       body: createInternalTransferBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.ledger.createInternalTransfer(ctx.caller, body);
-        return { linkId: r.linkId.toString(), timestamp: r.timestampUs.toString() };
-      },
+      response: internalTransferSchema,
+      handler: async ({ body }, ctx) => presentInternalTransfer(await s.ledger.createInternalTransfer(ctx.caller, body)),
     }),
   ];
 }
