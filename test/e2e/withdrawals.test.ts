@@ -443,8 +443,11 @@ describe('cancel a pending withdrawal', () => {
       expect((typed.data as { flow: Flow } | undefined)?.flow.flowState).toBe('FAILED');
 
       expect(await held()).toEqual({ available: '100', held: '0' });
-      const [intents] = await slow.database.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "WithdrawIntent" WHERE status = 'CANCELED' AND "failureReason" = 'USER_CANCELED'`);
-      expect(intents?.n).toBe('3');
+      // The intents table is the engine's projection: the last cancel reaches it a moment after its answer.
+      const canceledIntents = async () =>
+        (await slow.database.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "WithdrawIntent" WHERE status = 'CANCELED' AND "failureReason" = 'USER_CANCELED'`))[0]?.n;
+      await pollUntil(async () => (await canceledIntents()) === '3', 5_000);
+      expect(await canceledIntents()).toBe('3');
       expect(await ledgerViolations((text) => slow.database.sql.query(text))).toEqual(SOUND_LEDGER);
     } finally {
       await slow.close();

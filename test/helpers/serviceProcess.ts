@@ -39,6 +39,8 @@ export class ServiceProcess {
         REDIS_KEY_PREFIX: `${options.schema}:`,
         OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
         TRUST_PROXY: 'true',
+        // As in testConfig: a stalled loop on a busy test machine is not a Redis outage.
+        RATE_LIMIT_TIMEOUT_MS: '1000',
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
         ...options.env,
