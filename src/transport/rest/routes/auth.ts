@@ -1,6 +1,8 @@
-import { z } from 'zod';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { listSubaccountsQuery } from '../../../services/accounts/listSubaccounts.schema.ts';
+import { acceptTermsBody } from '../../../services/acceptTerms.schema.ts';
+import { createWalletNonceBody } from '../../../services/createWalletNonce.schema.ts';
+import { walletLoginBody } from '../../../services/walletLogin.schema.ts';
 import { emptySchema, presentEmpty, presentSession, presentWalletNonce, sessionSchema, walletNonceSchema } from '../../../presenters/session.ts';
 import { presentSubaccount, subaccountEnvelopeSchema, subaccountsSchema } from '../../../presenters/subaccount.ts';
 import { presentTerms, termsSchema } from '../../../presenters/terms.ts';
@@ -16,7 +18,7 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/wallet/nonce',
       summary: 'Issue a single-use sign-in message for an EVM address',
       auth: 'public',
-      body: z.strictObject({ address: z.string().max(64) }),
+      body: createWalletNonceBody,
       response: walletNonceSchema,
       handler: async ({ body }, ctx) => presentWalletNonce(await s.walletAuth.createWalletNonce(body, { clientIp: ctx.ip })),
     }),
@@ -26,7 +28,7 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/wallet/login',
       summary: 'Exchange a signed sign-in message for a session token',
       auth: 'public',
-      body: z.strictObject({ address: z.string().max(64), message: z.string().max(2048), signature: z.string().max(200) }),
+      body: walletLoginBody,
       response: sessionSchema,
       handler: async ({ body }, ctx) => presentSession(await s.walletAuth.walletLogin(body, { clientIp: ctx.ip })),
     }),
@@ -57,7 +59,7 @@ export function authRoutes(s: Services) {
       url: '/v1/auth/terms/accept',
       summary: 'Accept the current terms version',
       auth: 'caller',
-      body: z.strictObject({ version: z.string().max(64) }),
+      body: acceptTermsBody,
       response: termsSchema,
       handler: async ({ body }, ctx) => presentTerms(await s.terms.acceptTerms(ctx.caller, body)),
     }),

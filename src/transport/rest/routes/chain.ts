@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { depositAddressEnvelopeSchema, presentDepositAddress } from '../../../presenters/depositAddress.ts';
 import { flowEnvelopeSchema, flowsSchema, presentFlow } from '../../../presenters/flow.ts';
 import { networksSchema, presentNetworks } from '../../../presenters/network.ts';
@@ -10,15 +9,15 @@ import {
   withdrawAcceptedSchema,
   withdrawAllowListSchema,
 } from '../../../presenters/withdraw.ts';
+import { cancelTradingWithdrawParams } from '../../../services/chain/cancelTradingWithdraw.schema.ts';
+import { createDepositAddressBody } from '../../../services/chain/createDepositAddress.schema.ts';
+import { createTradingWithdrawBody, createWalletTradingWithdrawBody } from '../../../services/chain/createTradingWithdraw.schema.ts';
+import { getFlowParams } from '../../../services/chain/getFlow.schema.ts';
+import { listFlowsQuery } from '../../../services/chain/listFlows.schema.ts';
+import { setWithdrawAllowListBody } from '../../../services/chain/setWithdrawAllowList.schema.ts';
+import { validateWithdrawDestinationBody } from '../../../services/chain/validateWithdrawDestination.schema.ts';
 import type { Services } from '../../../services/index.ts';
-import { bytes, int32, INT32_MAX, queryInt, queryList } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-
-/** A chain or asset id filter: the int32 its column holds (a larger one cannot be bound). */
-const int32Id = z
-  .string()
-  .regex(/^[0-9]{1,10}$/, { error: 'must be an integer' })
-  .refine((v) => Number(v) <= INT32_MAX, { error: `must be at most ${INT32_MAX}` });
 
 /** Spec 4.7, chain side (issue 14): what clients discover first. */
 export function chainRoutes(s: Services) {
@@ -38,7 +37,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/deposit-addresses',
       summary: 'Create or return the deposit address of an account target on a chain (spec 4.7); needs WITHDRAW and the current terms',
       auth: 'caller',
-      body: z.strictObject({ chainId: int32(), subaccountId: z.string().max(64).optional() }),
+      body: createDepositAddressBody,
       response: depositAddressEnvelopeSchema,
       handler: async ({ body }, ctx) => ({ depositAddress: presentDepositAddress((await s.chain.createDepositAddress(ctx.caller, body)).depositAddress) }),
     }),
@@ -48,22 +47,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/flows',
       summary: 'Deposit and withdraw flows the caller may see, with every filter of spec 4.7, keyset paged',
       auth: 'caller',
-      query: z.strictObject({
-        flowKind: z.enum(['FLOW_KIND_UNSPECIFIED', 'DEPOSIT', 'WITHDRAW_TO_EXTERNAL_CHAIN', 'WITHDRAW_TO_FUNDING']).optional(),
-        flowState: z.enum(['FLOW_STATE_UNSPECIFIED', 'PENDING_SOURCE', 'SOURCE_CONFIRMING', 'PENDING_VALIDATION', 'PENDING_DESTINATION', 'DESTINATION_CONFIRMING', 'COMPLETED', 'FAILED', 'REJECTED', 'EXPIRED', 'DROPPED']).optional(),
-        scope: z.enum(['OPEN', 'TERMINAL', 'ALL']).optional(),
-        orderBy: z.enum(['LAST_ACTIVITY', 'STARTED', 'UPDATED']).optional(),
-        sort: z.enum(['NEWEST', 'OLDEST']).optional(),
-        ownerAccountId: z.string().max(64).optional(),
-        serviceChainIds: queryList(int32Id).optional(),
-        unifiedAssetIds: queryList(int32Id).optional(),
-        zippedAssetIds: queryList(int32Id).optional(),
-        txRef: z.string().max(200).optional(),
-        smartAccountAddress: z.string().max(64).optional(),
-        flowId: z.string().max(64).optional(),
-        limit: queryInt(1, 500).optional(),
-        pageToken: z.string().max(2048).optional(),
-      }),
+      query: listFlowsQuery,
       response: flowsSchema,
       handler: async ({ query }, ctx) => {
         const ints = (v?: string[]) => (v ? v.map(Number) : undefined);
@@ -85,7 +69,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/flows/:flowId',
       summary: 'One deposit or withdraw flow by its id (a withdrawal\'s intentId is its flow\'s id); 404 FLOW_NOT_FOUND for one the caller may not see',
       auth: 'caller',
-      params: z.strictObject({ flowId: z.string().min(1).max(64) }),
+      params: getFlowParams,
       response: flowEnvelopeSchema,
       handler: async ({ params }, ctx) => ({ flow: presentFlow((await s.chain.getFlow(ctx.caller, params)).flow) }),
     }),
@@ -95,7 +79,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/trading-withdraws',
       summary: 'Withdraw from Trading, authorized by the calling API key\'s Ed25519 signature of the canonical payload bytes (docs/api-decisions.md "Withdrawals")',
       auth: 'caller',
-      body: z.strictObject({ payload: bytes(), payloadSignature: bytes(64) }),
+      body: createTradingWithdrawBody,
       response: withdrawAcceptedSchema,
       handler: async ({ body }, ctx) => presentWithdrawAccepted(await s.chain.createTradingWithdraw(ctx.caller, body)),
     }),
@@ -105,7 +89,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/trading-withdraws::wallet',
       summary: 'Withdraw from Trading, authorized by the account wallet\'s EIP-191 signature of the authorization message derived from the payload',
       auth: 'caller',
-      body: z.strictObject({ payload: bytes(), payloadSignature: bytes(65), signerWallet: z.string().min(1).max(64), subaccountId: z.string().max(64).optional() }),
+      body: createWalletTradingWithdrawBody,
       response: withdrawAcceptedSchema,
       handler: async ({ body }, ctx) => presentWithdrawAccepted(await s.chain.createWalletTradingWithdraw(ctx.caller, body)),
     }),
@@ -115,7 +99,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/trading-withdraws/:intentId/cancel',
       summary: 'Cancel a withdrawal not yet broadcast, releasing its hold (docs/api-decisions.md "Withdrawal cancel"); 409 FLOW_STATE_CONFLICT once it is broadcast or ended',
       auth: 'caller',
-      params: z.strictObject({ intentId: z.string().min(1).max(64) }),
+      params: cancelTradingWithdrawParams,
       response: flowEnvelopeSchema,
       handler: async ({ params }, ctx) => ({ flow: presentFlow((await s.chain.cancelTradingWithdraw(ctx.caller, params)).flow) }),
     }),
@@ -125,7 +109,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/withdraw-destinations::validate',
       summary: 'Check an address on a network before withdrawing there: its address rule, whether it is internal, whether the address book (and its allow-list) admits it',
       auth: 'caller',
-      body: z.strictObject({ chainId: int32(), address: z.string().min(1).max(128), subaccountId: z.string().max(64).optional() }),
+      body: validateWithdrawDestinationBody,
       response: destinationCheckSchema,
       handler: async ({ body }, ctx) => presentDestinationCheck(await s.chain.validateWithdrawDestination(ctx.caller, body)),
     }),
@@ -144,7 +128,7 @@ export function chainRoutes(s: Services) {
       url: '/v1/chain/withdraw-allow-list',
       summary: 'Switch the root account\'s withdrawal allow-list on or off; an API key may switch it on, only a wallet session off',
       auth: 'caller',
-      body: z.strictObject({ enabled: z.boolean() }),
+      body: setWithdrawAllowListBody,
       response: withdrawAllowListSchema,
       handler: async ({ body }, ctx) => presentWithdrawAllowList(await s.chain.setWithdrawAllowList(ctx.caller, body)),
     }),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { presentRateLimitConfig, presentTradingRateLimits, rateLimitConfigSchema, tradingRateLimitsSchema } from '../../../presenters/rateLimit.ts';
+import { getTradingRateLimitsQuery } from '../../../services/getTradingRateLimits.schema.ts';
 import type { Services } from '../../../services/index.ts';
 import { defineRoute } from '../route.ts';
 
@@ -20,7 +20,7 @@ export function rateLimitRoutes(s: Services) {
       url: '/v1/trading/rate-limits',
       summary: 'Effective trading limits of the root account or a subaccount (policy, not live capacity)',
       auth: 'caller',
-      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      query: getTradingRateLimitsQuery,
       response: tradingRateLimitsSchema,
       handler: async ({ query }, ctx) => presentTradingRateLimits(await s.limiter.getTradingRateLimits(ctx.caller, query)),
     }),
