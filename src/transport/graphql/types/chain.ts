@@ -2,11 +2,15 @@ import { presentDepositAddress } from '../../../presenters/depositAddress.ts';
 import { presentFlow } from '../../../presenters/flow.ts';
 import { presentNetwork } from '../../../presenters/network.ts';
 import { presentDestinationCheck } from '../../../presenters/withdraw.ts';
+import { cancelTradingWithdrawParams } from '../../../services/chain/cancelTradingWithdraw.schema.ts';
+import { createDepositAddressBody } from '../../../services/chain/createDepositAddress.schema.ts';
+import { getFlowParams } from '../../../services/chain/getFlow.schema.ts';
+import { listFlowsQuery } from '../../../services/chain/listFlows.schema.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { decodeBytes } from '../bytes.ts';
-import { validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 
 /** The /v1 shapes (presenters/): GraphQL resolves from the same presented values. */
 type NetworkShape = ReturnType<typeof presentNetwork>;
@@ -53,8 +57,7 @@ builder.mutationField('createDepositAddress', (t) =>
     description: 'Creates or returns the deposit address of an account target on a chain (as POST /v1/chain/deposit-addresses)',
     args: { chainId: t.arg.int({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('createDepositAddress', { body: args });
-      return presentDepositAddress((await ctx.services.chain.createDepositAddress(callerOf(ctx), defined(args) as { chainId: number })).depositAddress);
+      return presentDepositAddress((await ctx.services.chain.createDepositAddress(callerOf(ctx), parseArgs(createDepositAddressBody, args))).depositAddress);
     },
   }),
 );
@@ -169,7 +172,8 @@ builder.queryField('chainFlows', (t) =>
       pageToken: t.arg.string(),
     },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('listFlows', { query: args });
+      // /v1 reads `limit` from the query string, as text.
+      parseArgs(listFlowsQuery, { ...args, limit: args.limit == null ? undefined : String(args.limit) });
       const r = await ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never);
       return { flows: r.flows.map(presentFlow), nextPageToken: r.nextPageToken };
     },
@@ -182,8 +186,7 @@ builder.queryField('flow', (t) =>
     description: 'One flow by its id; a withdrawal\'s intentId is its flow\'s id (as GET /v1/chain/flows/{flowId})',
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('getFlow', { params: { flowId: args.id } });
-      return presentFlow((await ctx.services.chain.getFlow(callerOf(ctx), { flowId: args.id })).flow);
+      return presentFlow((await ctx.services.chain.getFlow(callerOf(ctx), parseArgs(getFlowParams, { flowId: args.id }))).flow);
     },
   }),
 );
@@ -237,8 +240,7 @@ builder.mutationField('cancelTradingWithdraw', (t) =>
     description: 'Cancel a withdrawal not yet broadcast, releasing its hold; its flow ends FAILED with USER_CANCELED (as POST /v1/chain/trading-withdraws/{intentId}/cancel)',
     args: { intentId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('cancelTradingWithdraw', { params: { intentId: args.intentId } });
-      return presentFlow((await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), { intentId: args.intentId })).flow);
+      return presentFlow((await ctx.services.chain.cancelTradingWithdraw(callerOf(ctx), parseArgs(cancelTradingWithdrawParams, args))).flow);
     },
   }),
 );

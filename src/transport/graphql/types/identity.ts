@@ -8,8 +8,10 @@ import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/
 import type { SubaccountView } from '../../../services/accounts/index.ts';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { toBase64 } from '../../../presenters/scalars.ts';
+import { createWalletNonceBody } from '../../../services/createWalletNonce.schema.ts';
+import { walletLoginBody } from '../../../services/walletLogin.schema.ts';
 import { builder } from '../builder.ts';
-import { parseArgs, validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 import { callerOf, clientIpOf, connectionFromPage } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -156,10 +158,7 @@ builder.mutationFields((t) => ({
   requestWalletNonce: t.field({
     type: WalletNonce,
     args: { address: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => {
-      validateAsRoute('createWalletNonce', { body: args });
-      return ctx.services.walletAuth.createWalletNonce(args, { clientIp: clientIpOf(ctx) });
-    },
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.createWalletNonce(parseArgs(createWalletNonceBody, args), { clientIp: clientIpOf(ctx) }),
   }),
   walletLogin: t.field({
     type: Session,
@@ -168,10 +167,7 @@ builder.mutationFields((t) => ({
       message: t.arg.string({ required: true }),
       signature: t.arg.string({ required: true }),
     },
-    resolve: (_root, args, ctx) => {
-      validateAsRoute('walletLogin', { body: args });
-      return ctx.services.walletAuth.walletLogin(args, { clientIp: clientIpOf(ctx) });
-    },
+    resolve: (_root, args, ctx) => ctx.services.walletAuth.walletLogin(parseArgs(walletLoginBody, args), { clientIp: clientIpOf(ctx) }),
   }),
   logout: t.boolean({
     resolve: async (_root, _args, ctx) => {

@@ -1,6 +1,7 @@
+import { getTradingRateLimitsQuery } from '../../../services/getTradingRateLimits.schema.ts';
 import { builder } from '../builder.ts';
 import { callerOf } from '../connections.ts';
-import { validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 
 const Rule = builder
   .objectRef<{ vipTier: number; policyClass: 'PLACE' | 'CANCEL'; periodMs: number; quotaWeight: number; burstWeight: number }>('RateLimitRule')
@@ -59,9 +60,6 @@ builder.queryFields((t) => ({
   tradingRateLimits: t.field({
     type: Effective,
     args: { subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => {
-      validateAsRoute('getTradingRateLimits', { query: args });
-      return ctx.services.limiter.getTradingRateLimits(callerOf(ctx), { subaccountId: args.subaccountId ?? undefined });
-    },
+    resolve: (_root, args, ctx) => ctx.services.limiter.getTradingRateLimits(callerOf(ctx), parseArgs(getTradingRateLimitsQuery, args)),
   }),
 }));
