@@ -6,6 +6,8 @@ import { cancelTradingWithdrawParams } from '../../../services/chain/cancelTradi
 import { createDepositAddressBody } from '../../../services/chain/createDepositAddress.schema.ts';
 import { getFlowParams } from '../../../services/chain/getFlow.schema.ts';
 import { listFlowsQuery } from '../../../services/chain/listFlows.schema.ts';
+import { setWithdrawAllowListBody } from '../../../services/chain/setWithdrawAllowList.schema.ts';
+import { validateWithdrawDestinationBody } from '../../../services/chain/validateWithdrawDestination.schema.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
 import { guardedStream } from '../guardedStream.ts';
@@ -264,7 +266,7 @@ builder.mutationField('validateWithdrawDestination', (t) =>
     type: DestinationCheck,
     description: 'Checks an address on a network before withdrawing there (as POST /v1/chain/withdraw-destinations:validate; charges WITHDRAW_VALIDATE)',
     args: { chainId: t.arg.int({ required: true }), address: t.arg.string({ required: true }), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => presentDestinationCheck(await ctx.services.chain.validateWithdrawDestination(callerOf(ctx), defined(args) as { chainId: number; address: string })),
+    resolve: async (_root, args, ctx) => presentDestinationCheck(await ctx.services.chain.validateWithdrawDestination(callerOf(ctx), parseArgs(validateWithdrawDestinationBody, args))),
   }),
 );
 
@@ -276,6 +278,6 @@ builder.mutationField('setWithdrawAllowList', (t) =>
   t.boolean({
     description: 'Switches the withdrawal allow-list on or off (an API key may only switch it on); answers the new state',
     args: { enabled: t.arg.boolean({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.services.chain.setWithdrawAllowList(callerOf(ctx), { enabled: args.enabled })).allowListOnly,
+    resolve: async (_root, args, ctx) => (await ctx.services.chain.setWithdrawAllowList(callerOf(ctx), parseArgs(setWithdrawAllowListBody, args))).allowListOnly,
   }),
 );

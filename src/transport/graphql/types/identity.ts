@@ -8,6 +8,7 @@ import { updateApiKeyBody, updateApiKeyParams } from '../../../services/apiKeys/
 import type { SubaccountView } from '../../../services/accounts/index.ts';
 import { createSubaccountBody } from '../../../services/accounts/createSubaccount.schema.ts';
 import { toBase64 } from '../../../presenters/scalars.ts';
+import { acceptTermsBody } from '../../../services/acceptTerms.schema.ts';
 import { createWalletNonceBody } from '../../../services/createWalletNonce.schema.ts';
 import { walletLoginBody } from '../../../services/walletLogin.schema.ts';
 import { builder } from '../builder.ts';
@@ -178,7 +179,7 @@ builder.mutationFields((t) => ({
   acceptTerms: t.field({
     type: Terms,
     args: { version: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.terms.acceptTerms(callerOf(ctx), args),
+    resolve: (_root, args, ctx) => ctx.services.terms.acceptTerms(callerOf(ctx), parseArgs(acceptTermsBody, args)),
   }),
   createSubaccount: t.field({
     type: Subaccount,
