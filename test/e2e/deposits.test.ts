@@ -117,6 +117,19 @@ describe('a deposit from the simulated chain', () => {
     expect(otherFilter.status).toBe(400);
     expect((await flows(me, '?txRef=0xfeed1')).length).toBe(1);
     expect(await flows(me, '?unifiedAssetIds=1')).toEqual([]);
+    // The id lists filter over GraphQL too (they were refused there: a list of Int is not query-string text).
+    const viaGraphql = async (filter: string) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...me.auth },
+        body: JSON.stringify({ query: `{ chainFlows(${filter}) { flows { flowId } } }` }),
+      });
+      return (await res.json()) as { data?: { chainFlows: { flows: { flowId: string }[] } }; errors?: unknown[] };
+    };
+    const byChain = await viaGraphql('serviceChainIds: [1], flowKind: DEPOSIT');
+    expect(byChain.errors, JSON.stringify(byChain.errors)).toBeUndefined();
+    expect(byChain.data?.chainFlows.flows).toHaveLength(3);
+    expect((await viaGraphql('unifiedAssetIds: [1]')).data?.chainFlows.flows).toEqual([]);
   });
 });
 

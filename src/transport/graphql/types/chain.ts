@@ -174,8 +174,15 @@ builder.queryField('chainFlows', (t) =>
       pageToken: t.arg.string(),
     },
     resolve: async (_root, args, ctx) => {
-      // /v1 reads `limit` from the query string, as text.
-      parseArgs(listFlowsQuery, { ...args, limit: args.limit == null ? undefined : String(args.limit) });
+      // /v1 reads `limit` and the id lists from the query string, as text.
+      const text = (ids: readonly (number | null)[] | null | undefined) => ids?.map(String);
+      parseArgs(listFlowsQuery, {
+        ...args,
+        limit: args.limit == null ? undefined : String(args.limit),
+        serviceChainIds: text(args.serviceChainIds),
+        unifiedAssetIds: text(args.unifiedAssetIds),
+        zippedAssetIds: text(args.zippedAssetIds),
+      });
       const r = await ctx.services.chain.listFlows(callerOf(ctx), (defined(args) ?? {}) as never);
       return { flows: r.flows.map(presentFlow), nextPageToken: r.nextPageToken };
     },
