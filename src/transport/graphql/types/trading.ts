@@ -5,29 +5,33 @@ import type { Asset, Market } from '../../../services/markets.ts';
 import {
   type attachedRiskView,
   type BalanceEventPayload,
+  batchCancelOrdersBody,
+  cancelAllAfterBody,
+  cancelAllOrdersBody,
+  cancelOrderBody,
+  createOrderBody,
+  type CreateOrderInput as CreateOrderInputShape,
+  getOpenOrdersQuery,
+  getOrderBookQuery,
+  getOrderByClientOrderIdParams,
+  getOrderParams,
+  getOrderQuery,
+  getPublicTradesQuery,
+  getUserTradesQuery,
   levelView,
+  modifyOrderBody,
+  ORDER_BOOK_DEPTH_DEFAULT,
+  type OrderLike,
+  type OrdersService,
   orderView,
+  PUBLIC_TRADES_LIMIT_DEFAULT,
   publicTradeView,
+  replaceOrderBody,
+  setAttachedRiskBody,
   spotConfigView,
   spotMarketView,
   tradeView,
-  type CreateOrderInput as CreateOrderInputShape,
-  type OrderLike,
-  type OrdersService,
 } from '../../../services/trading/index.ts';
-import { batchCancelOrdersBody } from '../../../services/trading/commands/batchCancelOrders.schema.ts';
-import { cancelAllAfterBody } from '../../../services/trading/commands/cancelAllAfter.schema.ts';
-import { cancelAllOrdersBody } from '../../../services/trading/commands/cancelAllOrders.schema.ts';
-import { cancelOrderBody } from '../../../services/trading/commands/cancelOrder.schema.ts';
-import { createOrderBody } from '../../../services/trading/commands/createOrder.schema.ts';
-import { getOpenOrdersQuery } from '../../../services/trading/queries/getOpenOrders.schema.ts';
-import { getOrderByClientOrderIdParams, getOrderParams, getOrderQuery } from '../../../services/trading/queries/getOrder.schema.ts';
-import { ORDER_BOOK_DEPTH_DEFAULT, getOrderBookQuery } from '../../../services/trading/queries/getOrderBook.schema.ts';
-import { PUBLIC_TRADES_LIMIT_DEFAULT, getPublicTradesQuery } from '../../../services/trading/queries/getPublicTrades.schema.ts';
-import { getUserTradesQuery } from '../../../services/trading/queries/getUserTrades.schema.ts';
-import { modifyOrderBody } from '../../../services/trading/commands/modifyOrder.schema.ts';
-import { replaceOrderBody } from '../../../services/trading/commands/replaceOrder.schema.ts';
-import { setAttachedRiskBody } from '../../../services/trading/commands/setAttachedRisk.schema.ts';
 import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';

@@ -1,14 +1,20 @@
 import type { Market } from '../../../services/markets.ts';
-import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape } from '../../../services/trading/index.ts';
-import { cancelAllTriggersBody } from '../../../services/trading/commands/cancelAllTriggers.schema.ts';
-import { cancelTriggerBody } from '../../../services/trading/commands/cancelTrigger.schema.ts';
-import { createTriggerBody } from '../../../services/trading/commands/createTrigger.schema.ts';
-import { modifyTriggerBody } from '../../../services/trading/commands/modifyTrigger.schema.ts';
-import { pauseTriggerBody } from '../../../services/trading/commands/pauseTrigger.schema.ts';
-import { resumeTriggerBody } from '../../../services/trading/commands/resumeTrigger.schema.ts';
-import { getTriggerParams, getTriggerQuery } from '../../../services/trading/queries/getTrigger.schema.ts';
-import { listTriggerEventsParams, listTriggerEventsQuery } from '../../../services/trading/queries/listTriggerEvents.schema.ts';
-import { listTriggersQuery } from '../../../services/trading/queries/listTriggers.schema.ts';
+import {
+  cancelAllTriggersBody,
+  cancelTriggerBody,
+  createTriggerBody,
+  type CreateTriggerInput as CreateTriggerShape,
+  getTriggerParams,
+  getTriggerQuery,
+  listTriggerEventsParams,
+  listTriggerEventsQuery,
+  listTriggersQuery,
+  modifyTriggerBody,
+  pauseTriggerBody,
+  resumeTriggerBody,
+  triggerEventView,
+  triggerView,
+} from '../../../services/trading/index.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';

@@ -1,23 +1,34 @@
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { levelView, orderView as orderJson, publicTradeView, tradeView as tradeJson } from '../../../services/trading/index.ts';
+import {
+  BATCH_CANCEL_MAX,
+  batchCancelOrdersBody,
+  cancelAllAfterBody,
+  cancelAllOrdersBody,
+  cancelOrderBody,
+  createOrderBody,
+  getOpenOrdersQuery,
+  getOrderBookQuery,
+  getOrderByClientOrderIdParams,
+  getOrderByClientOrderIdQuery,
+  getOrderParams,
+  getOrderQuery,
+  getPublicTradesQuery,
+  getUserTradesQuery,
+  levelView,
+  modifyOrderBody,
+  ORDER_BOOK_DEPTH_DEFAULT,
+  orderView as orderJson,
+  PUBLIC_TRADES_LIMIT_DEFAULT,
+  publicTradeView,
+  replaceOrderBody,
+  setAttachedRiskBody,
+  tradeView as tradeJson,
+} from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
 import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { batchCancelOrdersBody, BATCH_CANCEL_MAX } from '../../../services/trading/commands/batchCancelOrders.schema.ts';
-import { cancelAllAfterBody } from '../../../services/trading/commands/cancelAllAfter.schema.ts';
-import { cancelAllOrdersBody } from '../../../services/trading/commands/cancelAllOrders.schema.ts';
-import { cancelOrderBody } from '../../../services/trading/commands/cancelOrder.schema.ts';
-import { createOrderBody } from '../../../services/trading/commands/createOrder.schema.ts';
-import { modifyOrderBody } from '../../../services/trading/commands/modifyOrder.schema.ts';
-import { replaceOrderBody } from '../../../services/trading/commands/replaceOrder.schema.ts';
-import { setAttachedRiskBody } from '../../../services/trading/commands/setAttachedRisk.schema.ts';
-import { getOpenOrdersQuery } from '../../../services/trading/queries/getOpenOrders.schema.ts';
-import { getOrderByClientOrderIdParams, getOrderByClientOrderIdQuery, getOrderParams, getOrderQuery } from '../../../services/trading/queries/getOrder.schema.ts';
-import { getOrderBookQuery, ORDER_BOOK_DEPTH_DEFAULT } from '../../../services/trading/queries/getOrderBook.schema.ts';
-import { getPublicTradesQuery, PUBLIC_TRADES_LIMIT_DEFAULT } from '../../../services/trading/queries/getPublicTrades.schema.ts';
-import { getUserTradesQuery } from '../../../services/trading/queries/getUserTrades.schema.ts';
 
 function tradeLegJson(l: LedgerTransferLeg) {
   return {

@@ -1,16 +1,21 @@
-import { triggerEventView, triggerView } from '../../../services/trading/index.ts';
+import {
+  cancelAllTriggersBody,
+  cancelTriggerBody,
+  createTriggerBody,
+  getTriggerParams,
+  getTriggerQuery,
+  listTriggerEventsParams,
+  listTriggerEventsQuery,
+  listTriggersQuery,
+  modifyTriggerBody,
+  pauseTriggerBody,
+  resumeTriggerBody,
+  triggerEventView,
+  triggerView,
+} from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-import { cancelAllTriggersBody } from '../../../services/trading/commands/cancelAllTriggers.schema.ts';
-import { cancelTriggerBody } from '../../../services/trading/commands/cancelTrigger.schema.ts';
-import { createTriggerBody } from '../../../services/trading/commands/createTrigger.schema.ts';
-import { modifyTriggerBody } from '../../../services/trading/commands/modifyTrigger.schema.ts';
-import { pauseTriggerBody } from '../../../services/trading/commands/pauseTrigger.schema.ts';
-import { resumeTriggerBody } from '../../../services/trading/commands/resumeTrigger.schema.ts';
-import { getTriggerParams, getTriggerQuery } from '../../../services/trading/queries/getTrigger.schema.ts';
-import { listTriggerEventsParams, listTriggerEventsQuery } from '../../../services/trading/queries/listTriggerEvents.schema.ts';
-import { listTriggersQuery } from '../../../services/trading/queries/listTriggers.schema.ts';
 
 /** Spec 4.6 Triggers: standalone stop-loss and take-profit. */
 export function triggerRoutes(s: Services) {
