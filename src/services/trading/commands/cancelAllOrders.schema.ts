@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SIDE, subaccountIdField, symbolField } from './shared.schema.ts';
+import { subaccountIdField } from '../../inputCodec.ts';
+import { SIDE, symbolField } from './shared.schema.ts';
 
-export const cancelAllOrdersBody = z.strictObject({ subaccountId: subaccountIdField.optional(), symbol: symbolField.optional(), side: SIDE.optional() });
+export const cancelAllOrdersBody = z.strictObject({ subaccountId: subaccountIdField, symbol: symbolField.optional(), side: SIDE.optional() });
 export type CancelAllOrdersBody = z.output<typeof cancelAllOrdersBody>;

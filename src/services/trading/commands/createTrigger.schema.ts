@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { int32 } from '../../inputCodec.ts';
+import { int32, subaccountIdField } from '../../inputCodec.ts';
 import { CLIENT_TRIGGER_ID } from '../triggerInput.ts';
-import { FEE_ASSET, SIDE, STP, decimal, subaccountIdField, symbolField } from './shared.schema.ts';
+import { FEE_ASSET, SIDE, STP, decimal, symbolField } from './shared.schema.ts';
 
 /** Tick counts are integers as text, shorter than a decimal price. */
 const ticks = z.string().max(20);
@@ -55,5 +55,5 @@ export const triggerBody = z.strictObject({
 });
 export type TriggerBody = z.output<typeof triggerBody>;
 
-export const createTriggerBody = z.strictObject({ subaccountId: subaccountIdField.optional(), trigger: triggerBody });
+export const createTriggerBody = z.strictObject({ subaccountId: subaccountIdField, trigger: triggerBody });
 export type CreateTriggerBody = z.output<typeof createTriggerBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int32, rfc3339Ns } from '../../inputCodec.ts';
+import { int32, rfc3339Ns, subaccountIdField } from '../../inputCodec.ts';
 
 /** Request pieces several trading operations share: the order body (create and replace), attached risk, names of an order or trigger. */
 
@@ -11,7 +11,6 @@ export const decimal = z.string().max(64);
 export const symbolField = z.string().max(32);
 export const orderIdField = z.string().max(64);
 export const clientOrderIdField = z.string().max(128);
-export const subaccountIdField = z.string().max(64);
 
 const riskChild = z.strictObject({
   marketIoc: z.strictObject({}).optional(),
@@ -60,9 +59,9 @@ export type OrderBody = z.output<typeof orderBody>;
 export const orderRef = {
   orderId: orderIdField.optional(),
   clientOrderId: clientOrderIdField.optional(),
-  subaccountId: subaccountIdField.optional(),
+  subaccountId: subaccountIdField,
 };
 
 /** A trigger named by its id or its client trigger id: cancel, modify, pause and resume. */
-export const triggerRef = z.strictObject({ triggerId: z.string().max(64).optional(), clientTriggerId: z.string().max(64).optional(), subaccountId: subaccountIdField.optional() });
+export const triggerRef = z.strictObject({ triggerId: z.string().max(64).optional(), clientTriggerId: z.string().max(64).optional(), subaccountId: subaccountIdField });
 export type TriggerRef = z.output<typeof triggerRef>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { queryBool, queryInt, queryList } from '../../inputCodec.ts';
-import { SIDE, subaccountIdField, symbolField } from '../commands/shared.schema.ts';
+import { queryBool, queryInt, queryList, subaccountIdField } from '../../inputCodec.ts';
+import { SIDE, symbolField } from '../commands/shared.schema.ts';
 
 export const OPEN_ORDERS_LIMIT_MAX = 1000;
 
@@ -10,7 +10,7 @@ export const getOpenOrdersQuery = z.strictObject({
   limit: queryInt(1, OPEN_ORDERS_LIMIT_MAX).optional(),
   pageToken: z.string().max(2048).optional(),
   side: SIDE.optional(),
-  subaccountId: subaccountIdField.optional(),
+  subaccountId: subaccountIdField,
   symbol: queryList(symbolField).optional(),
   triggerId: z.string().max(64).optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nonNegativeInt64, queryBool, queryInt } from '../../inputCodec.ts';
-import { SIDE, orderIdField, subaccountIdField, symbolField } from '../commands/shared.schema.ts';
+import { nonNegativeInt64, queryBool, queryInt, subaccountIdField } from '../../inputCodec.ts';
+import { SIDE, orderIdField, symbolField } from '../commands/shared.schema.ts';
 
 export const USER_TRADES_LIMIT_MAX = 1000;
 export const LINEAGE_GENERATION_MAX = 1_000_000;
@@ -15,7 +15,7 @@ export const getUserTradesQuery = z.strictObject({
   startTime: nonNegativeInt64().optional(),
   endTime: nonNegativeInt64().optional(),
   includeTransfers: queryBool().optional(),
-  subaccountId: subaccountIdField.optional(),
+  subaccountId: subaccountIdField,
   limit: queryInt(1, USER_TRADES_LIMIT_MAX).optional(),
   pageToken: z.string().max(2048).optional(),
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../../inputCodec.ts';
-import { subaccountIdField } from '../commands/shared.schema.ts';
+import { queryInt, subaccountIdField } from '../../inputCodec.ts';
 import { triggerParams } from './getTrigger.schema.ts';
 
 export const TRIGGER_EVENTS_LIST_MAX = 500;
@@ -11,6 +10,6 @@ export const listTriggerEventsQuery = z.strictObject({
   eventType: z.string().max(32).optional(),
   limit: queryInt(1, TRIGGER_EVENTS_LIST_MAX).optional(),
   pageToken: z.string().max(2048).optional(),
-  subaccountId: subaccountIdField.optional(),
+  subaccountId: subaccountIdField,
 });
 export type ListTriggerEventsQuery = z.output<typeof listTriggerEventsQuery>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { INT32_MAX, queryInt, queryList } from '../../inputCodec.ts';
-import { subaccountIdField, symbolField } from '../commands/shared.schema.ts';
+import { INT32_MAX, queryInt, queryList, subaccountIdField } from '../../inputCodec.ts';
+import { symbolField } from '../commands/shared.schema.ts';
 
 export const TRIGGERS_LIST_MAX = 500;
 export const TRIGGER_TYPE = z.enum(['STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'TWAP', 'LADDER']);
@@ -10,7 +10,7 @@ export const listTriggersQuery = z.strictObject({
   pageToken: z.string().max(2048).optional(),
   parentOrderId: z.string().max(64).optional(),
   status: queryList(z.string().max(32)).optional(),
-  subaccountId: subaccountIdField.optional(),
+  subaccountId: subaccountIdField,
   symbol: symbolField.optional(),
   symbolId: queryInt(0, INT32_MAX).optional(),
   triggerType: TRIGGER_TYPE.optional(),
