@@ -13,10 +13,15 @@ function wireForm(v: unknown): unknown {
   return v;
 }
 
-/** Validates GraphQL arguments with the operation's input schema; a misfit is the same invalid-argument as over /v1. */
-export function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
-  const parsed = schema.safeParse(wireForm(args));
-  if (!parsed.success) throw validationError(parsed.error, 'input');
+/**
+ * Validates GraphQL arguments with the operation's input schema; a misfit is the same
+ * invalid-argument as over /v1. `part` names the /v1 request part the schema reads: a query
+ * schema parses numbers and booleans as the text a query string carries, and the detail names
+ * the part as /v1 would.
+ */
+export function parseArgs<S extends z.ZodType>(schema: S, args: unknown, part: 'input' | 'params' | 'query' = 'input'): z.output<S> {
+  const parsed = schema.safeParse(part === 'query' ? queryForm(args) : wireForm(args));
+  if (!parsed.success) throw validationError(parsed.error, part);
   return parsed.data;
 }
 

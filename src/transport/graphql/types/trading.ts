@@ -5,21 +5,38 @@ import type { Asset, Market } from '../../../services/markets.ts';
 import {
   type attachedRiskView,
   type BalanceEventPayload,
+  batchCancelOrdersBody,
+  cancelAllAfterBody,
+  cancelAllOrdersBody,
+  cancelOrderBody,
+  createOrderBody,
+  type CreateOrderInput as CreateOrderInputShape,
+  getOpenOrdersQuery,
+  getOrderBookQuery,
+  getOrderByClientOrderIdParams,
+  getOrderParams,
+  getOrderQuery,
+  getPublicTradesQuery,
+  getUserTradesQuery,
   levelView,
+  modifyOrderBody,
+  ORDER_BOOK_DEPTH_DEFAULT,
+  type OrderLike,
+  type OrdersService,
   orderView,
+  PUBLIC_TRADES_LIMIT_DEFAULT,
   publicTradeView,
+  replaceOrderBody,
+  setAttachedRiskBody,
   spotConfigView,
   spotMarketView,
   tradeView,
-  type CreateOrderInput as CreateOrderInputShape,
-  type OrderLike,
-  type OrdersService,
 } from '../../../services/trading/index.ts';
 import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { guardedStream, publicStream } from '../guardedStream.ts';
-import { validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 import { FillLeg, type FillLegShape } from './fillLegs.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -382,9 +399,9 @@ builder.queryFields((t) => ({
     type: Order,
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx, info) => {
-      if (args.orderId != null) validateAsRoute('getOrder', { params: { orderId: args.orderId } });
-      if (args.clientOrderId != null) validateAsRoute('getOrderByClientOrderId', { params: { clientOrderId: args.clientOrderId } });
-      validateAsRoute('getOrder', { query: { subaccountId: args.subaccountId } });
+      if (args.orderId != null) parseArgs(getOrderParams, { orderId: args.orderId }, 'params');
+      if (args.clientOrderId != null) parseArgs(getOrderByClientOrderIdParams, { clientOrderId: args.clientOrderId }, 'params');
+      parseArgs(getOrderQuery, { subaccountId: args.subaccountId }, 'query');
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
       return { ...orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market), ...(r.attachedRisk ? { attachedRisk: r.attachedRisk } : {}) };
     },
@@ -393,8 +410,8 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
-      validateAsRoute('getOrderBook', { query: args });
-      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? 50);
+      parseArgs(getOrderBookQuery, args, 'query');
+      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? ORDER_BOOK_DEPTH_DEFAULT);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
     },
@@ -407,7 +424,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       const order = orderFromInput(input);
-      validateAsRoute('createOrder', { body: order });
+      parseArgs(createOrderBody, order);
       return acceptedResult(await ctx.services.orders.createOrder(callerOf(ctx), order));
     },
   }),
@@ -416,7 +433,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels an order; answers its id',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), symbol: t.arg.string({ description: 'Routing hint, checked: an order of another pair is ORDER_NOT_FOUND and stays open' }) },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('cancelOrder', { body: args });
+      parseArgs(cancelOrderBody, args);
       return (await ctx.services.orders.cancelOrder(callerOf(ctx), defined(args) ?? {})).orderId;
     },
   }),
@@ -452,8 +469,8 @@ builder.queryField('publicTrades', (t) =>
     description: 'Public: the most recent trades of a symbol, newest first',
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('getPublicTrades', { query: { symbol: args.symbol } });
-      const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? 100);
+      parseArgs(getPublicTradesQuery, { symbol: args.symbol }, 'query');
+      const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT);
       return trades.map((p) => publicTradeView(p, market));
     },
   }),
@@ -542,7 +559,7 @@ builder.objectFields(ViewerRef, (t) => ({
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }), triggerId: t.arg.string({ description: 'Only the orders this trigger placed' }) },
     resolve: (caller, args, ctx, info) => {
       // Page sizes stay the service's to check, as for every connection (docs/api-decisions.md, "Page sizes").
-      validateAsRoute('getOpenOrders', { query: { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId } });
+      parseArgs(getOpenOrdersQuery, { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId }, 'query');
       return connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
         const r = await ctx.services.orders.getOpenOrders(caller, {
@@ -576,7 +593,7 @@ builder.objectFields(ViewerRef, (t) => ({
         endTime: t.arg({ type: 'Int64', description: 'Epoch nanoseconds, exclusive' }),
       },
       resolve: async (caller, { first, after, last, before, ...filters }, ctx, info) => {
-        validateAsRoute('getUserTrades', { query: filters });
+        parseArgs(getUserTradesQuery, filters, 'query');
         // The legs are read, as /v1's includeTransfers, only when the query selects them.
         let transfers: FillLegShape[] = [];
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
@@ -659,7 +676,7 @@ builder.mutationFields((t) => ({
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
     resolve: (_root, { requestId, subaccountId, items }, ctx) => {
       const body = { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) };
-      validateAsRoute('batchCancelOrders', { body });
+      parseArgs(batchCancelOrdersBody, body);
       return ctx.services.orders.batchCancelOrders(callerOf(ctx), body);
     },
   }),
@@ -668,7 +685,7 @@ builder.mutationFields((t) => ({
     description: 'New total quantity (across the lineage, filled included) and/or price of a resting order; a decrease keeps time priority',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('modifyOrder', { body: args });
+      parseArgs(modifyOrderBody, args);
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
       return orderOf(r.order, r.market);
     },
@@ -679,7 +696,7 @@ builder.mutationFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), attachedRisk: t.arg({ type: AttachedRisk, required: true }) },
     resolve: async (_root, { attachedRisk, ...names }, ctx) => {
       const body = { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) };
-      validateAsRoute('setAttachedRisk', { body });
+      parseArgs(setAttachedRiskBody, body);
       const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), body);
       return {
         orderId: r.order.publicId,
@@ -695,7 +712,7 @@ builder.mutationFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { orderId, clientOrderId, input }, ctx) => {
       const body = { ...(orderId ? { orderId } : {}), ...(clientOrderId ? { clientOrderId } : {}), ...orderFromInput(input) };
-      validateAsRoute('replaceOrder', { body });
+      parseArgs(replaceOrderBody, body);
       return acceptedResult(await ctx.services.orders.replaceOrder(callerOf(ctx), body));
     },
   }),
@@ -703,7 +720,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels every open order in scope; answers how many',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), side: t.arg({ type: Side }) },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('cancelAllOrders', { body: args });
+      parseArgs(cancelAllOrdersBody, args);
       return (await ctx.services.orders.cancelAllOrders(callerOf(ctx), defined(args) ?? {})).canceledCount;
     },
   }),
@@ -712,7 +729,7 @@ builder.mutationFields((t) => ({
     description: 'Dead-man switch: 0 disables, 10..120 seconds arms or refreshes',
     args: { requestId: t.arg.string({ required: true }), timeoutSec: t.arg.int({ required: true }), symbol: t.arg.string(), side: t.arg({ type: Side }), subaccountId: t.arg.string() },
     resolve: (_root, args, ctx) => {
-      validateAsRoute('cancelAllAfter', { body: args });
+      parseArgs(cancelAllAfterBody, args);
       return ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number });
     },
   }),

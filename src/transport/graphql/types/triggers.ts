@@ -1,9 +1,24 @@
 import type { Market } from '../../../services/markets.ts';
-import { triggerEventView, triggerView, type CreateTriggerInput as CreateTriggerShape } from '../../../services/trading/index.ts';
+import {
+  cancelAllTriggersBody,
+  cancelTriggerBody,
+  createTriggerBody,
+  type CreateTriggerInput as CreateTriggerShape,
+  getTriggerParams,
+  getTriggerQuery,
+  listTriggerEventsParams,
+  listTriggerEventsQuery,
+  listTriggersQuery,
+  modifyTriggerBody,
+  pauseTriggerBody,
+  resumeTriggerBody,
+  triggerEventView,
+  triggerView,
+} from '../../../services/trading/index.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
-import { validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 import { FeeAsset, Side, StpMode } from './trading.ts';
 
 type TriggerShape = ReturnType<typeof triggerView>;
@@ -245,7 +260,7 @@ builder.queryFields((t) => ({
       pageToken: t.arg.string(),
     },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('listTriggers', { query: args });
+      parseArgs(listTriggersQuery, args, 'query');
       const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
       return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };
     },
@@ -254,7 +269,8 @@ builder.queryFields((t) => ({
     type: Trigger,
     args: { triggerId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, { triggerId, ...query }, ctx) => {
-      validateAsRoute('getTrigger', { params: { triggerId }, query });
+      parseArgs(getTriggerParams, { triggerId }, 'params');
+      parseArgs(getTriggerQuery, query, 'query');
       const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(query) });
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -264,7 +280,8 @@ builder.queryFields((t) => ({
     description: 'A trigger\'s events, newest first (as GET /v1/triggers/{triggerId}/events)',
     args: { triggerId: t.arg.string({ required: true }), eventType: t.arg.string(), subaccountId: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
     resolve: async (_root, { triggerId, ...query }, ctx) => {
-      validateAsRoute('listTriggerEvents', { params: { triggerId }, query });
+      parseArgs(listTriggerEventsParams, { triggerId }, 'params');
+      parseArgs(listTriggerEventsQuery, query, 'query');
       const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), { triggerId, ...defined(query) });
       return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
     },
@@ -278,7 +295,7 @@ builder.mutationFields((t) => ({
     args: { subaccountId: t.arg.string(), trigger: t.arg({ type: TriggerInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       const body = deepDefined(args) as CreateTriggerShape;
-      validateAsRoute('createTrigger', { body });
+      parseArgs(createTriggerBody, body);
       const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
       const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
       return triggerView(got.trigger, got.market, got.account);
@@ -288,7 +305,7 @@ builder.mutationFields((t) => ({
     type: Trigger,
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('cancelTrigger', { body: args });
+      parseArgs(cancelTriggerBody, args);
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -307,7 +324,7 @@ builder.mutationFields((t) => ({
       trailingDistanceBps: t.arg.int(),
     },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('modifyTrigger', { body: args });
+      parseArgs(modifyTriggerBody, args);
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -317,7 +334,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels the live triggers of the account, of one symbol if given, in one job (as POST /v1/triggers/cancel-all)',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), includeAttached: t.arg.boolean({ description: 'Also the legs protecting orders and filled positions (default true)' }) },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('cancelAllTriggers', { body: args });
+      parseArgs(cancelAllTriggersBody, args);
       const r = await ctx.services.orders.cancelAllTriggers(callerOf(ctx), defined(args) ?? {});
       return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, tsNs: r.tsNs.toString() };
     },
@@ -327,7 +344,7 @@ builder.mutationFields((t) => ({
     description: 'Stops an armed trigger watching prices; its funds stay held',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('pauseTrigger', { body: args });
+      parseArgs(pauseTriggerBody, args);
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -337,7 +354,7 @@ builder.mutationFields((t) => ({
     description: 'Arms a paused trigger again',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      validateAsRoute('resumeTrigger', { body: args });
+      parseArgs(resumeTriggerBody, args);
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },

@@ -1,15 +1,34 @@
-import { z } from 'zod';
 import { formatScaled } from '../../../domain/money.ts';
 import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
-import { levelView, orderView as orderJson, publicTradeView, tradeView as tradeJson } from '../../../services/trading/index.ts';
+import {
+  BATCH_CANCEL_MAX,
+  batchCancelOrdersBody,
+  cancelAllAfterBody,
+  cancelAllOrdersBody,
+  cancelOrderBody,
+  createOrderBody,
+  getOpenOrdersQuery,
+  getOrderBookQuery,
+  getOrderByClientOrderIdParams,
+  getOrderByClientOrderIdQuery,
+  getOrderParams,
+  getOrderQuery,
+  getPublicTradesQuery,
+  getUserTradesQuery,
+  levelView,
+  modifyOrderBody,
+  ORDER_BOOK_DEPTH_DEFAULT,
+  orderView as orderJson,
+  PUBLIC_TRADES_LIMIT_DEFAULT,
+  publicTradeView,
+  replaceOrderBody,
+  setAttachedRiskBody,
+  tradeView as tradeJson,
+} from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
-import { int32, nonNegativeInt64, queryBool, queryInt, queryList, rfc3339Ns, toRfc3339 } from '../codec.ts';
+import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-
-const SIDE = z.enum(['BUY', 'SELL']);
-const STP = z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']);
-const decimal = z.string().max(64);
 
 function tradeLegJson(l: LedgerTransferLeg) {
   return {
@@ -39,45 +58,6 @@ function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: D
   };
 }
 
-const riskChild = z.strictObject({
-  marketIoc: z.strictObject({}).optional(),
-  limit: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
-});
-const attachedRiskBody = z.strictObject({
-  oco: z.boolean().optional(),
-  stopLoss: z.strictObject({ triggerPrice: decimal, child: riskChild }).optional(),
-  takeProfit: z.strictObject({ triggerPrice: decimal, child: riskChild }).optional(),
-  trailingStop: z
-    .strictObject({
-      activationPrice: decimal.optional(),
-      maxSlippageTicks: int32().optional(),
-      maxSlippageBps: int32().optional(),
-      trailingDistanceTicks: decimal.optional(),
-      trailingDistanceBps: int32().optional(),
-    })
-    .optional(),
-});
-
-const orderBody = z.strictObject({
-  symbol: z.string().max(32),
-  side: SIDE,
-  baseQty: decimal,
-  clientOrderId: z.string().max(128).optional(),
-  feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
-  selfTradePreventionMode: STP.optional(),
-  limitGtc: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
-  limitGtd: z.strictObject({ price: decimal, expireAt: rfc3339Ns(), postOnly: z.boolean().optional() }).optional(),
-  limitIoc: z.strictObject({ price: decimal, maxQuoteDebit: decimal.optional() }).optional(),
-  marketIoc: z
-    .strictObject({
-      clientRefPrice: decimal.optional(),
-      maxSlippageTicks: int32().optional(),
-      maxSlippageBps: int32().optional(),
-      maxQuoteDebit: decimal.optional(),
-    })
-    .optional(),
-});
-
 export function tradingRoutes(s: Services) {
   const market = (symbolId: number) => s.markets.marketById(symbolId) as Market;
   return [
@@ -95,7 +75,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders',
       summary: 'Create an order (spec 4.5)',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: z.string().max(64).optional(), order: orderBody.extend({ attachedRisk: attachedRiskBody.optional() }) }),
+      body: createOrderBody,
       // One order variant per request: exactly one of limitGtc, limitGtd, limitIoc, marketIoc.
       examples: {
         limitGtc: {
@@ -138,8 +118,8 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/:orderId',
       summary: 'Get one order by id',
       auth: 'caller',
-      params: z.object({ orderId: z.string().max(64) }),
-      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      params: getOrderParams,
+      query: getOrderQuery,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getOrder(ctx.caller, { orderId: params.orderId, ...query });
         return { order: orderJson(r.order, market(r.order.symbolId)) };
@@ -151,8 +131,8 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/by-client-order-id/:clientOrderId',
       summary: 'Get the latest order with a client order id',
       auth: 'caller',
-      params: z.object({ clientOrderId: z.string().max(128) }),
-      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      params: getOrderByClientOrderIdParams,
+      query: getOrderByClientOrderIdQuery,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getOrderByClientOrderId(ctx.caller, { clientOrderId: params.clientOrderId, ...query });
         return { order: orderJson(r.order, market(r.order.symbolId)) };
@@ -164,16 +144,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/open',
       summary: 'Non-terminal orders of an account (spec 4.5)',
       auth: 'caller',
-      query: z.strictObject({
-        includeAttachedRisk: queryBool().optional(),
-        includeAttachedRiskState: queryBool().optional(),
-        limit: queryInt(1, 1000).optional(),
-        pageToken: z.string().max(2048).optional(),
-        side: SIDE.optional(),
-        subaccountId: z.string().max(64).optional(),
-        symbol: queryList(z.string().max(32)).optional(),
-        triggerId: z.string().max(64).optional(),
-      }),
+      query: getOpenOrdersQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.getOpenOrders(ctx.caller, {
           includeAttachedRisk: query.includeAttachedRisk === true,
@@ -200,7 +171,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/cancel',
       summary: 'Cancel an order (spec 4.5)',
       auth: 'caller',
-      body: z.strictObject({ orderId: z.string().max(64).optional(), clientOrderId: z.string().max(128).optional(), subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional() }),
+      body: cancelOrderBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.cancelOrder(ctx.caller, body);
         return { orderId: r.orderId, status: r.status, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
@@ -212,13 +183,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/modify',
       summary: 'Change a resting order’s total quantity (across the lineage, filled included) and/or price (a decrease keeps priority)',
       auth: 'caller',
-      body: z.strictObject({
-        orderId: z.string().max(64).optional(),
-        clientOrderId: z.string().max(128).optional(),
-        subaccountId: z.string().max(64).optional(),
-        newQty: decimal.optional(),
-        newPrice: decimal.optional(),
-      }),
+      body: modifyOrderBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.modifyOrder(ctx.caller, body);
         return { order: orderJson(r.order, r.market) };
@@ -230,12 +195,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/attached-risk',
       summary: 'Replace the attached risk of an open order, or protect the position of an ended order that filled: its live legs end, the new ones arm for what it filled',
       auth: 'caller',
-      body: z.strictObject({
-        orderId: z.string().max(64).optional(),
-        clientOrderId: z.string().max(128).optional(),
-        subaccountId: z.string().max(64).optional(),
-        attachedRisk: attachedRiskBody,
-      }),
+      body: setAttachedRiskBody,
       examples: {
         bracket: { summary: 'Protect a filled BUY with a stop at 2300 and a take-profit at 2600, one canceling the other', value: { orderId: '5Hx3v9Lq2', attachedRisk: { oco: true, stopLoss: { triggerPrice: '2300', child: { marketIoc: {} } }, takeProfit: { triggerPrice: '2600', child: { limit: { price: '2600' } } } } } },
       },
@@ -255,12 +215,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/replace',
       summary: 'Replace an open order with the next generation of its lineage; baseQty is the lineage’s total, filled included',
       auth: 'caller',
-      body: z.strictObject({
-        orderId: z.string().max(64).optional(),
-        clientOrderId: z.string().max(128).optional(),
-        subaccountId: z.string().max(64).optional(),
-        order: orderBody,
-      }),
+      body: replaceOrderBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.replaceOrder(ctx.caller, body);
         return acceptedJson(r);
@@ -270,13 +225,9 @@ export function tradingRoutes(s: Services) {
       operationId: 'batchCancelOrders',
       method: 'POST',
       url: '/v1/orders/cancel-batch',
-      summary: 'Cancel up to 50 orders; requestId makes the batch idempotent (spec 4.5, 7.5)',
+      summary: `Cancel up to ${BATCH_CANCEL_MAX} orders; requestId makes the batch idempotent (spec 4.5, 7.5)`,
       auth: 'caller',
-      body: z.strictObject({
-        requestId: z.string().min(1).max(128),
-        subaccountId: z.string().max(64).optional(),
-        items: z.array(z.strictObject({ orderId: z.string().max(64).optional(), clientOrderId: z.string().max(128).optional() })).min(1).max(50),
-      }),
+      body: batchCancelOrdersBody,
       handler: async ({ body }, ctx) => s.orders.batchCancelOrders(ctx.caller, body),
     }),
     defineRoute({
@@ -285,13 +236,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/cancel-all-after',
       summary: 'Dead-man switch: cancel the orders in scope unless refreshed within timeoutSec (spec 3, 4.5)',
       auth: 'caller',
-      body: z.strictObject({
-        requestId: z.string().min(1).max(128),
-        timeoutSec: int32(),
-        symbol: z.string().max(32).optional(),
-        side: SIDE.optional(),
-        subaccountId: z.string().max(64).optional(),
-      }),
+      body: cancelAllAfterBody,
       handler: async ({ body }, ctx) => s.orders.cancelAllAfter(ctx.caller, body),
     }),
     defineRoute({
@@ -300,7 +245,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/orders/cancel-all',
       summary: 'Cancel every open order of an account, optionally by symbol and side',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional(), side: SIDE.optional() }),
+      body: cancelAllOrdersBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.cancelAllOrders(ctx.caller, body);
         return { canceledCount: r.canceledCount, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
@@ -312,20 +257,7 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/trades',
       summary: 'The caller’s fills (spec 4.5)',
       auth: 'caller',
-      query: z.strictObject({
-        orderId: z.string().max(64).optional(),
-        lineageId: z.string().max(64).optional(),
-        throughGeneration: queryInt(1, 1_000_000).optional(),
-        afterMatchId: nonNegativeInt64().optional(),
-        symbol: z.string().max(32).optional(),
-        side: SIDE.optional(),
-        startTime: nonNegativeInt64().optional(),
-        endTime: nonNegativeInt64().optional(),
-        includeTransfers: queryBool().optional(),
-        subaccountId: z.string().max(64).optional(),
-        limit: queryInt(1, 1000).optional(),
-        pageToken: z.string().max(2048).optional(),
-      }),
+      query: getUserTradesQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.getUserTrades(ctx.caller, query);
         return {
@@ -341,9 +273,9 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/orderbook',
       summary: 'Aggregated order book levels (public)',
       auth: 'public',
-      query: z.strictObject({ symbol: z.string().max(32), depth: queryInt(1, 500).optional() }),
+      query: getOrderBookQuery,
       handler: async ({ query }) => {
-        const { market: m, depth, sequence } = s.orders.getOrderBook(query.symbol, query.depth ?? 50);
+        const { market: m, depth, sequence } = s.orders.getOrderBook(query.symbol, query.depth ?? ORDER_BOOK_DEPTH_DEFAULT);
         const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, m);
         return { symbol: m.symbol, sequence: sequence.toString(), bids: depth.bids.map(level), asks: depth.asks.map(level) };
       },
@@ -354,9 +286,9 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/public-trades',
       summary: 'Recent trades of a symbol, newest first (public)',
       auth: 'public',
-      query: z.strictObject({ symbol: z.string().max(32), limit: queryInt(1, 500).optional() }),
+      query: getPublicTradesQuery,
       handler: async ({ query }) => {
-        const { market: m, trades } = await s.orders.getPublicTrades(query.symbol, query.limit ?? 100);
+        const { market: m, trades } = await s.orders.getPublicTrades(query.symbol, query.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT);
         return { symbol: m.symbol, trades: trades.map((t) => publicTradeView(t, m)) };
       },
     }),

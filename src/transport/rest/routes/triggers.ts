@@ -1,57 +1,21 @@
-import { z } from 'zod';
-import { CLIENT_TRIGGER_ID, triggerEventView, triggerView } from '../../../services/trading/index.ts';
+import {
+  cancelAllTriggersBody,
+  cancelTriggerBody,
+  createTriggerBody,
+  getTriggerParams,
+  getTriggerQuery,
+  listTriggerEventsParams,
+  listTriggerEventsQuery,
+  listTriggersQuery,
+  modifyTriggerBody,
+  pauseTriggerBody,
+  resumeTriggerBody,
+  triggerEventView,
+  triggerView,
+} from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
-import { int32, queryInt, queryList, toRfc3339 } from '../codec.ts';
+import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-
-const decimal = z.string().max(64);
-const child = z.strictObject({
-  marketIoc: z.strictObject({ maxSlippageTicks: int32().optional(), maxSlippageBps: int32().optional() }).optional(),
-  limit: z.strictObject({ price: decimal, postOnly: z.boolean().optional() }).optional(),
-});
-const stopBlock = z.strictObject({ side: z.enum(['BUY', 'SELL']), triggerPrice: decimal, child });
-const triggerBody = z.strictObject({
-  symbol: z.string().max(32),
-  qty: decimal,
-  feeAsset: z.enum(['QUOTE', 'BASE']).optional(),
-  selfTradePreventionMode: z.enum(['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH', 'DECREMENT']).optional(),
-  clientTriggerId: z.string().min(1).max(CLIENT_TRIGGER_ID.maxLength).regex(CLIENT_TRIGGER_ID.pattern, { error: 'must be printable ASCII' }).optional(),
-  expireAt: z.string().max(64).optional().describe('RFC 3339 with an offset, 1 second to 30 days ahead: a stop-loss, take-profit or trailing stop not fired by then ends EXPIRED'),
-  stopLoss: stopBlock.optional(),
-  takeProfit: stopBlock.optional(),
-  trailingStop: z
-    .strictObject({
-      side: z.enum(['BUY', 'SELL']),
-      activationPrice: decimal.optional(),
-      trailingDistanceTicks: z.string().max(20).optional(),
-      trailingDistanceBps: int32().optional(),
-      maxSlippageTicks: int32().optional(),
-      maxSlippageBps: int32().optional(),
-    })
-    .optional(),
-  twap: z
-    .strictObject({
-      side: z.enum(['BUY', 'SELL']),
-      durationMs: int32(),
-      intervalMs: int32(),
-      limitPrice: decimal.optional(),
-      maxAdverseBps: int32().optional(),
-      maxAdverseTicks: z.string().max(20).optional(),
-    })
-    .optional(),
-  ladder: z
-    .strictObject({
-      side: z.enum(['BUY', 'SELL']),
-      levels: int32(),
-      minPrice: decimal,
-      maxPrice: decimal,
-      distribution: z.enum(['FLAT', 'ASCENDING', 'DESCENDING']).optional(),
-      postOnly: z.boolean().optional(),
-    })
-    .optional(),
-});
-const TRIGGER_TYPE = z.enum(['STOP_LOSS', 'TAKE_PROFIT', 'TRAILING_STOP', 'TWAP', 'LADDER']);
-const nameOne = z.strictObject({ triggerId: z.string().max(64).optional(), clientTriggerId: z.string().max(64).optional(), subaccountId: z.string().max(64).optional() });
 
 /** Spec 4.6 Triggers: standalone stop-loss and take-profit. */
 export function triggerRoutes(s: Services) {
@@ -62,7 +26,7 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers',
       summary: 'Create a standalone trigger: stop-loss, take-profit, trailing stop, TWAP or ladder, funded on acceptance (spec 4.6)',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: z.string().max(64).optional(), trigger: triggerBody }),
+      body: createTriggerBody,
       examples: {
         stopLoss: { summary: 'Sell 0.5 BTC at market if BTC-USDC trades at or below 25000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', clientTriggerId: 'sl-1', stopLoss: { side: 'SELL', triggerPrice: '25000', child: { marketIoc: { maxSlippageBps: 100 } } } } } },
         takeProfit: { summary: 'Sell 0.5 BTC with a limit at 36000 once BTC-USDC trades at or above 35000', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', takeProfit: { side: 'SELL', triggerPrice: '35000', child: { limit: { price: '36000' } } } } } },
@@ -86,16 +50,7 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers',
       summary: 'The account\'s triggers, newest first (spec 4.6)',
       auth: 'caller',
-      query: z.strictObject({
-        limit: queryInt(1, 500).optional(),
-        pageToken: z.string().max(2048).optional(),
-        parentOrderId: z.string().max(64).optional(),
-        status: queryList(z.string().max(32)).optional(),
-        subaccountId: z.string().max(64).optional(),
-        symbol: z.string().max(32).optional(),
-        symbolId: queryInt(0, 2_147_483_647).optional(),
-        triggerType: TRIGGER_TYPE.optional(),
-      }),
+      query: listTriggersQuery,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.listTriggers(ctx.caller, query);
         return { triggers: r.triggers.map((t) => triggerView(t.trigger, t.market, r.account)), nextPageToken: r.nextPageToken };
@@ -107,7 +62,7 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers/cancel',
       summary: 'Cancel a live trigger by triggerId or clientTriggerId; its hold is released',
       auth: 'caller',
-      body: nameOne,
+      body: cancelTriggerBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.cancelTrigger(ctx.caller, body);
         return { trigger: triggerView(r.trigger, r.market, r.account) };
@@ -119,13 +74,7 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers/modify',
       summary: 'Amend a live trigger: trigger price, limit-child price, quantity (not an attached leg\'s) or trailing distance; its hold follows in the same job, a refusal changes nothing',
       auth: 'caller',
-      body: nameOne.extend({
-        triggerPrice: decimal.optional(),
-        childLimitPrice: decimal.optional(),
-        qty: decimal.optional(),
-        trailingDistanceTicks: z.string().max(20).optional(),
-        trailingDistanceBps: int32().optional(),
-      }),
+      body: modifyTriggerBody,
       examples: {
         stop: { summary: 'Move a stop-loss to 24500 and sell 0.4 BTC instead', value: { clientTriggerId: 'sl-1', triggerPrice: '24500', qty: '0.4' } },
         trailing: { summary: 'Tighten a trailing stop to 1%', value: { triggerId: '7Qm2kP9x', trailingDistanceBps: 100 } },
@@ -141,7 +90,7 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers/cancel-all',
       summary: 'Cancel the live triggers of the account, of one symbol if given, in one job; holds released. includeAttached (default true) takes the legs protecting orders too',
       auth: 'caller',
-      body: z.strictObject({ subaccountId: z.string().max(64).optional(), symbol: z.string().max(32).optional(), includeAttached: z.boolean().optional() }),
+      body: cancelAllTriggersBody,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.cancelAllTriggers(ctx.caller, body);
         return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
@@ -157,7 +106,7 @@ export function triggerRoutes(s: Services) {
             ? 'Pause an armed trigger: it stops watching prices, its funds stay held (spec 8)'
             : 'Arm a paused trigger again; refused while the last price is at or through it (spec 8)',
         auth: 'caller',
-        body: nameOne,
+        body: verb === 'pause' ? pauseTriggerBody : resumeTriggerBody,
         handler: async ({ body }, ctx) => {
           const r = await (verb === 'pause' ? s.orders.pauseTrigger : s.orders.resumeTrigger)(ctx.caller, body);
           return { trigger: triggerView(r.trigger, r.market, r.account) };
@@ -170,8 +119,8 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers/:triggerId',
       summary: 'One trigger (spec 4.6)',
       auth: 'caller',
-      params: z.strictObject({ triggerId: z.string().max(64) }),
-      query: z.strictObject({ subaccountId: z.string().max(64).optional() }),
+      params: getTriggerParams,
+      query: getTriggerQuery,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getTrigger(ctx.caller, { triggerId: params.triggerId, ...query });
         return { trigger: triggerView(r.trigger, r.market, r.account) };
@@ -183,8 +132,8 @@ export function triggerRoutes(s: Services) {
       url: '/v1/triggers/:triggerId/events',
       summary: 'A trigger\'s append-only events, newest first (spec 4.6)',
       auth: 'caller',
-      params: z.strictObject({ triggerId: z.string().max(64) }),
-      query: z.strictObject({ eventType: z.string().max(32).optional(), limit: queryInt(1, 500).optional(), pageToken: z.string().max(2048).optional(), subaccountId: z.string().max(64).optional() }),
+      params: listTriggerEventsParams,
+      query: listTriggerEventsQuery,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.listTriggerEvents(ctx.caller, { triggerId: params.triggerId, ...query });
         return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
