@@ -71,6 +71,38 @@ describe('service shape', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every /v1 route takes its request schemas from an <operationId>.schema.ts module, which GraphQL parses with too', async () => {
+    const dir = path.join(src, 'transport/rest/routes');
+    const inline: string[] = [];
+    for (const file of await readdir(dir)) {
+      // The operator API (/operator/v1) is not a spec operation and has no GraphQL counterpart.
+      if (file === 'operator.ts') continue;
+      const text = await readFile(path.join(dir, file), 'utf8');
+      // Names imported from a schema module, directly or through an area's index that
+      // re-exports it (trading is used only through its index).
+      const names = (list: string) => list.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop() as string);
+      const fromSchemas = new Set<string>();
+      for (const m of text.matchAll(/import \{([^}]+)\} from '([^']+)';/g)) {
+        const [list, from] = [m[1] as string, m[2] as string];
+        if (from.endsWith('.schema.ts')) for (const n of names(list)) fromSchemas.add(n);
+        else if (from.endsWith('/index.ts')) {
+          const index = await readFile(path.resolve(dir, from), 'utf8');
+          const reexported = new Set([...index.matchAll(/export \{([^}]+)\} from '[^']+\.schema\.ts';/g)].flatMap((r) => names(r[1] as string)));
+          for (const n of names(list)) if (reexported.has(n)) fromSchemas.add(n);
+        }
+      }
+      for (const block of text.split('defineRoute(').slice(1)) {
+        const operationId = /operationId: '(\w+)'/.exec(block)?.[1];
+        for (const m of block.slice(0, block.indexOf('handler:')).matchAll(/\n\s+(params|query|body): ([^\n]+)/g)) {
+          // The schema names of the value (one, or one per branch of a template route's ternary).
+          const used = [...(m[2] as string).matchAll(/\b([A-Za-z_]\w*)\b(?!\s*[(:])/g)].map((u) => u[1] as string).filter((n) => /(Body|Query|Params)$/.test(n));
+          if (used.length === 0 || !used.every((n) => fromSchemas.has(n))) inline.push(`${file} ${operationId}: ${m[1]} ${(m[2] as string).trim()}`);
+        }
+      }
+    }
+    expect(inline).toEqual([]);
+  });
+
   it(`no source file under services/ is over ${MAX_LINES} lines`, async () => {
     const root = path.join(src, 'services');
     const over: string[] = [];

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { validationError } from '../problem.ts';
-import { requestSchemasOf } from '../routeSchemas.ts';
 
 /**
  * GraphQL arguments in the JSON form /v1 receives: Int64 as decimal text, null as absent.
@@ -30,20 +29,4 @@ function queryForm(v: unknown): unknown {
   const wire = wireForm(v);
   if (wire === null || typeof wire !== 'object') return wire;
   return Object.fromEntries(Object.entries(wire).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
-}
-
-/**
- * Validates GraphQL arguments, put in the shape /v1 receives them, with the request schemas of
- * the /v1 operation of the same name, for the operations whose input schema still lives in the
- * route table (the others use their `<op>.schema.ts` through parseArgs): both transports then
- * refuse the same values with the same violations, and a bound is stated once.
- */
-export function validateAsRoute(operationId: string, parts: { params?: object; query?: object; body?: object }): void {
-  const schemas = requestSchemasOf(operationId);
-  for (const part of ['params', 'query', 'body'] as const) {
-    const schema = schemas[part];
-    if (!schema || parts[part] === undefined) continue;
-    const parsed = schema.safeParse(part === 'query' ? queryForm(parts[part]) : wireForm(parts[part]));
-    if (!parsed.success) throw validationError(parsed.error, part === 'body' ? 'input' : part);
-  }
 }

@@ -1,8 +1,10 @@
 import { presentBalance } from '../../../presenters/balance.ts';
 import { presentInternalTransfer, presentTransfer } from '../../../presenters/transfer.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
+import { listBalancesQuery } from '../../../services/ledger/listBalances.schema.ts';
+import { listTransfersQuery } from '../../../services/ledger/listTransfers.schema.ts';
 import { builder } from '../builder.ts';
-import { parseArgs, validateAsRoute } from '../validate.ts';
+import { parseArgs } from '../validate.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
 import { ViewerRef } from './viewer.ts';
 
@@ -58,7 +60,7 @@ builder.objectFields(ViewerRef, (t) => ({
     type: [Balance],
     args: { subaccountId: t.arg.string() },
     resolve: async (caller, args, ctx) => {
-      validateAsRoute('listBalances', { query: args });
+      parseArgs(listBalancesQuery, args, 'query');
       return (await ctx.services.ledger.listBalances(caller, defined(args) ?? {})).balances.map(presentBalance);
     },
   }),
@@ -67,7 +69,7 @@ builder.objectFields(ViewerRef, (t) => ({
     description: 'Oldest first unless reversed',
     args: { subaccountId: t.arg.string(), ledger: t.arg({ type: LedgerAccount }), asset: t.arg.string({ description: 'Symbol or unified id' }), reversed: t.arg.boolean() },
     resolve: (caller, args, ctx) => {
-      validateAsRoute('listTransfers', { query: { subaccount_id: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed } });
+      parseArgs(listTransfersQuery, { subaccount_id: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed }, 'query');
       return connectionFromPage(args, 100, async (page) => {
         const filters = defined({ subaccountId: args.subaccountId, ledger: args.ledger, asset: args.asset, reversed: args.reversed });
         const r = await ctx.services.ledger.listTransfers(caller, { ...page, ...filters });
