@@ -5,33 +5,20 @@ import type { Asset, Market } from '../../../services/markets.ts';
 import {
   type attachedRiskView,
   type BalanceEventPayload,
-  batchCancelOrdersBody,
-  cancelAllAfterBody,
-  cancelAllOrdersBody,
-  cancelOrderBody,
-  createOrderBody,
   type CreateOrderInput as CreateOrderInputShape,
-  getOpenOrdersQuery,
-  getOrderBookQuery,
-  getOrderByClientOrderIdParams,
-  getOrderParams,
-  getOrderQuery,
-  getPublicTradesQuery,
-  getUserTradesQuery,
   levelView,
-  modifyOrderBody,
   ORDER_BOOK_DEPTH_DEFAULT,
   type OrderLike,
   type OrdersService,
   orderView,
   PUBLIC_TRADES_LIMIT_DEFAULT,
   publicTradeView,
-  replaceOrderBody,
-  setAttachedRiskBody,
   spotConfigView,
   spotMarketView,
   tradeView,
 } from '../../../services/trading/index.ts';
+// The operations' request schemas, the ones /v1 takes its route schemas from.
+import * as schemas from '../../../services/trading/index.ts';
 import { e18 } from '../../../presenters/scalars.ts';
 import { builder } from '../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../connections.ts';
@@ -399,9 +386,9 @@ builder.queryFields((t) => ({
     type: Order,
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx, info) => {
-      if (args.orderId != null) parseArgs(getOrderParams, { orderId: args.orderId }, 'params');
-      if (args.clientOrderId != null) parseArgs(getOrderByClientOrderIdParams, { clientOrderId: args.clientOrderId }, 'params');
-      parseArgs(getOrderQuery, { subaccountId: args.subaccountId }, 'query');
+      if (args.orderId != null) parseArgs(schemas.getOrderParams, { orderId: args.orderId }, 'params');
+      if (args.clientOrderId != null) parseArgs(schemas.getOrderByClientOrderIdParams, { clientOrderId: args.clientOrderId }, 'params');
+      parseArgs(schemas.getOrderQuery, { subaccountId: args.subaccountId }, 'query');
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
       return { ...orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market), ...(r.attachedRisk ? { attachedRisk: r.attachedRisk } : {}) };
     },
@@ -410,7 +397,7 @@ builder.queryFields((t) => ({
     type: OrderBook,
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
-      parseArgs(getOrderBookQuery, args, 'query');
+      parseArgs(schemas.getOrderBookQuery, args, 'query');
       const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? ORDER_BOOK_DEPTH_DEFAULT);
       const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
       return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
@@ -424,7 +411,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
       const order = orderFromInput(input);
-      parseArgs(createOrderBody, order);
+      parseArgs(schemas.createOrderBody, order);
       return acceptedResult(await ctx.services.orders.createOrder(callerOf(ctx), order));
     },
   }),
@@ -433,7 +420,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels an order; answers its id',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), symbol: t.arg.string({ description: 'Routing hint, checked: an order of another pair is ORDER_NOT_FOUND and stays open' }) },
     resolve: async (_root, args, ctx) => {
-      parseArgs(cancelOrderBody, args);
+      parseArgs(schemas.cancelOrderBody, args);
       return (await ctx.services.orders.cancelOrder(callerOf(ctx), defined(args) ?? {})).orderId;
     },
   }),
@@ -469,7 +456,7 @@ builder.queryField('publicTrades', (t) =>
     description: 'Public: the most recent trades of a symbol, newest first',
     args: { symbol: t.arg.string({ required: true }), limit: t.arg.int() },
     resolve: async (_root, args, ctx) => {
-      parseArgs(getPublicTradesQuery, { symbol: args.symbol }, 'query');
+      parseArgs(schemas.getPublicTradesQuery, { symbol: args.symbol }, 'query');
       const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT);
       return trades.map((p) => publicTradeView(p, market));
     },
@@ -559,7 +546,7 @@ builder.objectFields(ViewerRef, (t) => ({
     args: { subaccountId: t.arg.string(), symbols: t.arg.stringList(), side: t.arg({ type: Side }), triggerId: t.arg.string({ description: 'Only the orders this trigger placed' }) },
     resolve: (caller, args, ctx, info) => {
       // Page sizes stay the service's to check, as for every connection (docs/api-decisions.md, "Page sizes").
-      parseArgs(getOpenOrdersQuery, { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId }, 'query');
+      parseArgs(schemas.getOpenOrdersQuery, { subaccountId: args.subaccountId, symbol: args.symbols, side: args.side, triggerId: args.triggerId }, 'query');
       return connectionFromPage(args, 100, async (page) => {
         const withRisk = selects(info, 'attachedRisk');
         const r = await ctx.services.orders.getOpenOrders(caller, {
@@ -593,7 +580,7 @@ builder.objectFields(ViewerRef, (t) => ({
         endTime: t.arg({ type: 'Int64', description: 'Epoch nanoseconds, exclusive' }),
       },
       resolve: async (caller, { first, after, last, before, ...filters }, ctx, info) => {
-        parseArgs(getUserTradesQuery, filters, 'query');
+        parseArgs(schemas.getUserTradesQuery, filters, 'query');
         // The legs are read, as /v1's includeTransfers, only when the query selects them.
         let transfers: FillLegShape[] = [];
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
@@ -676,7 +663,7 @@ builder.mutationFields((t) => ({
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
     resolve: (_root, { requestId, subaccountId, items }, ctx) => {
       const body = { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) };
-      parseArgs(batchCancelOrdersBody, body);
+      parseArgs(schemas.batchCancelOrdersBody, body);
       return ctx.services.orders.batchCancelOrders(callerOf(ctx), body);
     },
   }),
@@ -685,7 +672,7 @@ builder.mutationFields((t) => ({
     description: 'New total quantity (across the lineage, filled included) and/or price of a resting order; a decrease keeps time priority',
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), newQty: t.arg.string(), newPrice: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      parseArgs(modifyOrderBody, args);
+      parseArgs(schemas.modifyOrderBody, args);
       const r = await ctx.services.orders.modifyOrder(callerOf(ctx), defined(args) ?? {});
       return orderOf(r.order, r.market);
     },
@@ -696,7 +683,7 @@ builder.mutationFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), subaccountId: t.arg.string(), attachedRisk: t.arg({ type: AttachedRisk, required: true }) },
     resolve: async (_root, { attachedRisk, ...names }, ctx) => {
       const body = { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) };
-      parseArgs(setAttachedRiskBody, body);
+      parseArgs(schemas.setAttachedRiskBody, body);
       const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), body);
       return {
         orderId: r.order.publicId,
@@ -712,7 +699,7 @@ builder.mutationFields((t) => ({
     args: { orderId: t.arg.string(), clientOrderId: t.arg.string(), input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: async (_root, { orderId, clientOrderId, input }, ctx) => {
       const body = { ...(orderId ? { orderId } : {}), ...(clientOrderId ? { clientOrderId } : {}), ...orderFromInput(input) };
-      parseArgs(replaceOrderBody, body);
+      parseArgs(schemas.replaceOrderBody, body);
       return acceptedResult(await ctx.services.orders.replaceOrder(callerOf(ctx), body));
     },
   }),
@@ -720,7 +707,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels every open order in scope; answers how many',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), side: t.arg({ type: Side }) },
     resolve: async (_root, args, ctx) => {
-      parseArgs(cancelAllOrdersBody, args);
+      parseArgs(schemas.cancelAllOrdersBody, args);
       return (await ctx.services.orders.cancelAllOrders(callerOf(ctx), defined(args) ?? {})).canceledCount;
     },
   }),
@@ -729,7 +716,7 @@ builder.mutationFields((t) => ({
     description: 'Dead-man switch: 0 disables, 10..120 seconds arms or refreshes',
     args: { requestId: t.arg.string({ required: true }), timeoutSec: t.arg.int({ required: true }), symbol: t.arg.string(), side: t.arg({ type: Side }), subaccountId: t.arg.string() },
     resolve: (_root, args, ctx) => {
-      parseArgs(cancelAllAfterBody, args);
+      parseArgs(schemas.cancelAllAfterBody, args);
       return ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number });
     },
   }),

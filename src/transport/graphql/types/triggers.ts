@@ -1,20 +1,11 @@
 import type { Market } from '../../../services/markets.ts';
 import {
-  cancelAllTriggersBody,
-  cancelTriggerBody,
-  createTriggerBody,
   type CreateTriggerInput as CreateTriggerShape,
-  getTriggerParams,
-  getTriggerQuery,
-  listTriggerEventsParams,
-  listTriggerEventsQuery,
-  listTriggersQuery,
-  modifyTriggerBody,
-  pauseTriggerBody,
-  resumeTriggerBody,
   triggerEventView,
   triggerView,
 } from '../../../services/trading/index.ts';
+// The operations' request schemas, the ones /v1 takes its route schemas from.
+import * as schemas from '../../../services/trading/index.ts';
 import { guardedStream } from '../guardedStream.ts';
 import { builder } from '../builder.ts';
 import { callerOf, defined } from '../connections.ts';
@@ -260,7 +251,7 @@ builder.queryFields((t) => ({
       pageToken: t.arg.string(),
     },
     resolve: async (_root, args, ctx) => {
-      parseArgs(listTriggersQuery, args, 'query');
+      parseArgs(schemas.listTriggersQuery, args, 'query');
       const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
       return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };
     },
@@ -269,8 +260,8 @@ builder.queryFields((t) => ({
     type: Trigger,
     args: { triggerId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
     resolve: async (_root, { triggerId, ...query }, ctx) => {
-      parseArgs(getTriggerParams, { triggerId }, 'params');
-      parseArgs(getTriggerQuery, query, 'query');
+      parseArgs(schemas.getTriggerParams, { triggerId }, 'params');
+      parseArgs(schemas.getTriggerQuery, query, 'query');
       const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(query) });
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -280,8 +271,8 @@ builder.queryFields((t) => ({
     description: 'A trigger\'s events, newest first (as GET /v1/triggers/{triggerId}/events)',
     args: { triggerId: t.arg.string({ required: true }), eventType: t.arg.string(), subaccountId: t.arg.string(), limit: t.arg.int(), pageToken: t.arg.string() },
     resolve: async (_root, { triggerId, ...query }, ctx) => {
-      parseArgs(listTriggerEventsParams, { triggerId }, 'params');
-      parseArgs(listTriggerEventsQuery, query, 'query');
+      parseArgs(schemas.listTriggerEventsParams, { triggerId }, 'params');
+      parseArgs(schemas.listTriggerEventsQuery, query, 'query');
       const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), { triggerId, ...defined(query) });
       return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
     },
@@ -295,7 +286,7 @@ builder.mutationFields((t) => ({
     args: { subaccountId: t.arg.string(), trigger: t.arg({ type: TriggerInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       const body = deepDefined(args) as CreateTriggerShape;
-      parseArgs(createTriggerBody, body);
+      parseArgs(schemas.createTriggerBody, body);
       const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
       const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
       return triggerView(got.trigger, got.market, got.account);
@@ -305,7 +296,7 @@ builder.mutationFields((t) => ({
     type: Trigger,
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      parseArgs(cancelTriggerBody, args);
+      parseArgs(schemas.cancelTriggerBody, args);
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -324,7 +315,7 @@ builder.mutationFields((t) => ({
       trailingDistanceBps: t.arg.int(),
     },
     resolve: async (_root, args, ctx) => {
-      parseArgs(modifyTriggerBody, args);
+      parseArgs(schemas.modifyTriggerBody, args);
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -334,7 +325,7 @@ builder.mutationFields((t) => ({
     description: 'Cancels the live triggers of the account, of one symbol if given, in one job (as POST /v1/triggers/cancel-all)',
     args: { subaccountId: t.arg.string(), symbol: t.arg.string(), includeAttached: t.arg.boolean({ description: 'Also the legs protecting orders and filled positions (default true)' }) },
     resolve: async (_root, args, ctx) => {
-      parseArgs(cancelAllTriggersBody, args);
+      parseArgs(schemas.cancelAllTriggersBody, args);
       const r = await ctx.services.orders.cancelAllTriggers(callerOf(ctx), defined(args) ?? {});
       return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, tsNs: r.tsNs.toString() };
     },
@@ -344,7 +335,7 @@ builder.mutationFields((t) => ({
     description: 'Stops an armed trigger watching prices; its funds stay held',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      parseArgs(pauseTriggerBody, args);
+      parseArgs(schemas.pauseTriggerBody, args);
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
@@ -354,7 +345,7 @@ builder.mutationFields((t) => ({
     description: 'Arms a paused trigger again',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
     resolve: async (_root, args, ctx) => {
-      parseArgs(resumeTriggerBody, args);
+      parseArgs(schemas.resumeTriggerBody, args);
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
       return triggerView(r.trigger, r.market, r.account);
     },
