@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, signed, type ClientKey, type SignedIn } from '../helpers/auth.ts';
-import { shiftableClock } from '../helpers/clock.ts';
-import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
+import { graphql as graphqlData, graphqlRaw, withApp } from '../helpers/triggerApp.ts';
 import { sseSubscription } from '../helpers/streams.ts';
 import { balancesOf, gtc, ioc, placeOrder, printTrade, tradingKey, trader } from '../helpers/trading.ts';
 
@@ -15,36 +14,11 @@ const sellStop = (triggerPrice: string, extra: Record<string, unknown> = {}) => 
 
 /** A GraphQL request with the caller's session: its data, or its errors when `errors` is asked for. */
 async function graphql(url: string, who: SignedIn, query: string, variables: Record<string, unknown> = {}, errors = false) {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...who.auth },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, any>; errors?: { extensions?: Record<string, any> }[] };
-  if (errors) return body.errors as any;
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as Record<string, any>;
+  return errors ? ((await graphqlRaw(url, who, query, variables)).errors as any) : graphqlData(url, who, query, variables);
 }
 
 const TRIGGER = `query T($id: String!) { trigger(triggerId: $id) { status cancelReason expireAt state { held } } }`;
 const CREATE = `mutation C($t: TriggerInput!) { createTrigger(trigger: $t) { triggerId status expireAt } }`;
-
-async function withApp(run: (app: RunningApp, clock: ReturnType<typeof shiftableClock>, restart: () => Promise<RunningApp>) => Promise<void>, env: Record<string, string> = {}) {
-  const db = await testDatabase();
-  const clock = shiftableClock();
-  let app = await startTestApp({ database: db, clock, env });
-  const restart = async () => {
-    await app.close();
-    app = await startTestApp({ database: db, clock, env });
-    return app;
-  };
-  try {
-    await run(app, clock, restart);
-  } finally {
-    await app.close();
-    await db.drop();
-  }
-}
 
 async function getTrigger(url: string, who: SignedIn, id: string) {
   return (await api(url, 'GET', `/v1/triggers/${id}`, undefined, who.auth)).body.trigger;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signed, type SignedIn } from '../helpers/auth.ts';
-import { shiftableClock } from '../helpers/clock.ts';
-import { startTestApp, testDatabase, type RunningApp } from '../helpers/infra.ts';
+import { signed } from '../helpers/auth.ts';
+import { graphql, withApp } from '../helpers/triggerApp.ts';
 import { balancesOf, gtc, ioc, placeOrder, printTrade, tradingKey, trader } from '../helpers/trading.ts';
 
 /**
@@ -10,38 +9,8 @@ import { balancesOf, gtc, ioc, placeOrder, printTrade, tradingKey, trader } from
  * Over signed /v1 requests (an API key, as a bot trades) and over GraphQL.
  */
 
-/** A GraphQL request with the caller's session. */
-async function graphql(url: string, who: SignedIn, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...who.auth },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, any>; errors?: unknown[] };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as Record<string, any>;
-}
-
 const TRIGGER = `query T($id: String!) { trigger(triggerId: $id) { status qty cancelReason failureReason state { cumFilledQty held } } }`;
 const EVENTS = `query E($id: String!) { triggerEvents(triggerId: $id) { events { eventType childOrderId failureReason } } }`;
-
-/** Runs `run` against a server of its own; `restart` stops it and starts another on the same database. */
-async function withApp(run: (app: RunningApp, clock: ReturnType<typeof shiftableClock>, restart: () => Promise<RunningApp>) => Promise<void>) {
-  const db = await testDatabase();
-  const clock = shiftableClock();
-  let app = await startTestApp({ database: db, clock });
-  const restart = async () => {
-    await app.close();
-    app = await startTestApp({ database: db, clock });
-    return app;
-  };
-  try {
-    await run(app, clock, restart);
-  } finally {
-    await app.close();
-    await db.drop();
-  }
-}
 
 describe('a replace that fills at once', () => {
   it('arms the carried stop-loss for the filled quantity, and the stop fires when the price trades through it (signed /v1 and GraphQL)', async () => {
