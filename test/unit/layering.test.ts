@@ -64,8 +64,6 @@ function findCycle(edges: { file: string; target: string }[]): string[] | undefi
 const CROWDED_GRAPHQL_FILES: Record<string, string> = {
   'transport/graphql/types/chain.ts': 'not split yet (issue 28, its own change)',
   'transport/graphql/types/chart.ts': 'not split yet (issue 28, its own change)',
-  'transport/graphql/types/ledger.ts': 'not split yet (issue 28)',
-  'transport/graphql/types/rateLimits.ts': 'not split yet (issue 28)',
 };
 
 describe('layering', () => {
