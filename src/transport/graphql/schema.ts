@@ -1,7 +1,13 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
 import './types/addressBook.ts';
-import './types/chain.ts';
+import './types/chain/depositAddress.ts';
+import './types/chain/flow.ts';
+import './types/chain/flowPage.ts';
+import './types/chain/network.ts';
+import './types/chain/withdrawAllowList.ts';
+import './types/chain/withdrawDestinationCheck.ts';
+import './types/chain/withdrawIntent.ts';
 import './types/chart/chartDrawing.ts';
 import './types/chart/chartDrawingResult.ts';
 import './types/chart/chartDrawingSyncResult.ts';

@@ -6,10 +6,11 @@ import type { Prisma } from '../../../../generated/prisma/client.ts';
 import { builder } from '../../builder.ts';
 import { encodeBytes } from '../../bytes.ts';
 import { callerOf, connectionFromPage } from '../../connections.ts';
+import { relationsOf } from '../../relations.ts';
 import { parseArgs } from '../../validate.ts';
 import { ViewerRef } from '../viewer.ts';
 import { ChartLayerRef } from './chartLayerRef.ts';
-import { DRAWING_COLUMNS, relationsOf } from './rows.ts';
+import { DRAWING_COLUMNS } from './rows.ts';
 
 const ms = (d: Date | null): bigint => (d ? BigInt(d.getTime()) : 0n);
 

@@ -1,4 +1,4 @@
-import { DRAWINGS_LIST_MAX } from '../../../../services/chart/index.ts';
+import { DRAWINGS_LIST_MAX, MAX_LAYERS_PER_SYMBOL } from '../../../../services/chart/index.ts';
 import { deleteLayerParams, deleteLayerQuery } from '../../../../services/chart/deleteLayer.schema.ts';
 import { layerParams } from '../../../../services/chart/getLayer.schema.ts';
 import { upsertLayerBody } from '../../../../services/chart/upsertLayer.schema.ts';
@@ -6,13 +6,18 @@ import { invalidArgument } from '../../../../domain/errors.ts';
 import type { Prisma } from '../../../../generated/prisma/client.ts';
 import { builder } from '../../builder.ts';
 import { callerOf } from '../../connections.ts';
+import { relationsOf } from '../../relations.ts';
 import { parseArgs } from '../../validate.ts';
 import { ViewerRef } from '../viewer.ts';
 import { ChartLayerInput } from './chartLayerInput.ts';
-import { LAYER_COLUMNS, layerColumns, relationsOf } from './rows.ts';
+import { LAYER_COLUMNS, layerColumns } from './rows.ts';
 
-/** Drawings a layer lists when `first` is not given: a chart page asks for every layer of a market with them. */
-export const LAYER_DRAWINGS_DEFAULT = 100;
+/**
+ * Drawings a layer lists when `first` is not given. A market's layers are costed as the most
+ * it may have (MAX_LAYERS_PER_SYMBOL), so their drawings fit the cost limit only when few:
+ * the rest are paged with `chartDrawings`.
+ */
+export const LAYER_DRAWINGS_DEFAULT = 20;
 const drawingsTake = (first: number | null | undefined) => Math.min(Math.max(first ?? LAYER_DRAWINGS_DEFAULT, 1), DRAWINGS_LIST_MAX);
 
 /**
@@ -51,6 +56,8 @@ builder.objectFields(ViewerRef, (t) => ({
     type: [ChartLayer],
     description: 'The caller’s layers of one market, by sortHint',
     args: { engineSymbolId: t.arg.int({ required: true }) },
+    // As many rows as a market may have layers, not a short list's 10: each may nest its drawings.
+    complexity: { field: 1, multiplier: MAX_LAYERS_PER_SYMBOL },
     resolve: async (query, caller, args, ctx) => (await ctx.services.chart.listLayers(caller, args, relationsOf<Prisma.ChartLayerInclude>(query))).rows,
   }),
   chartLayer: t.prismaField({

@@ -78,12 +78,3 @@ export function drawingColumns(v: ChartDrawingView, ownerAccountId: bigint): Dra
     clientUpdatedAtMs: v.clientUpdatedAtMs,
   };
 }
-
-/**
- * The relations of a Pothos query in select mode, as the `include` a chart read takes: the
- * service reads its whole rows (its views need every column) and these with them.
- */
-export function relationsOf<T>(query: { select?: object } | { include?: object }): T {
-  const selected = 'select' in query ? (query.select ?? {}) : 'include' in query ? (query.include ?? {}) : {};
-  return Object.fromEntries(Object.entries(selected).filter(([, v]) => typeof v === 'object' && v !== null)) as T;
-}
