@@ -3197,7 +3197,7 @@ export interface operations {
                             expireAt?: string;
                             /** @description RFC 3339 timestamp */
                             createdAt: string;
-                            /** @description "0" unless a batch replace admitted it */
+                            /** @description The batch replace that admitted it; "0" for other origins */
                             batchRequestId: string;
                             lineage: {
                                 generation: number;
@@ -3368,7 +3368,7 @@ export interface operations {
                             expireAt?: string;
                             /** @description RFC 3339 timestamp */
                             createdAt: string;
-                            /** @description "0" unless a batch replace admitted it */
+                            /** @description The batch replace that admitted it; "0" for other origins */
                             batchRequestId: string;
                             lineage: {
                                 generation: number;
@@ -3544,7 +3544,7 @@ export interface operations {
                             expireAt?: string;
                             /** @description RFC 3339 timestamp */
                             createdAt: string;
-                            /** @description "0" unless a batch replace admitted it */
+                            /** @description The batch replace that admitted it; "0" for other origins */
                             batchRequestId: string;
                             lineage: {
                                 generation: number;
@@ -3769,7 +3769,7 @@ export interface operations {
                             expireAt?: string;
                             /** @description RFC 3339 timestamp */
                             createdAt: string;
-                            /** @description "0" unless a batch replace admitted it */
+                            /** @description The batch replace that admitted it; "0" for other origins */
                             batchRequestId: string;
                             lineage: {
                                 generation: number;

@@ -5,7 +5,7 @@ import { FeeAsset, OrderOriginScope, OrderStatus, OrderType, Side, StpMode, Time
 import type { Market } from '../services/markets.ts';
 import type { OrderLike } from '../services/trading/index.ts';
 import { attachedRiskSchema, type AttachedRisk } from './attachedRisk.ts';
-import { int64String, nextPageToken, rfc3339 } from './scalars.ts';
+import { nextPageToken, rfc3339 } from './scalars.ts';
 
 const price = z.string().describe('Decimal price (Q9)');
 const baseQty = z.string().describe('Decimal, the pair’s base_quantity_scale');
@@ -41,7 +41,7 @@ export const orderSchema = z.strictObject({
   stpMode: z.enum(StpMode),
   expireAt: z.string().optional().describe('GTD orders only: RFC 3339, exact to the nanosecond'),
   createdAt: rfc3339,
-  batchRequestId: int64String.describe('"0" unless a batch replace admitted it'),
+  batchRequestId: z.string().describe('The batch replace that admitted it; "0" for other origins'),
   lineage: lineageSchema,
   origin: originSchema,
   marketClientRefPrice: price.optional(),
