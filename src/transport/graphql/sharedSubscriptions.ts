@@ -9,7 +9,7 @@ import { toGraphQLError } from './errors.ts';
  * never listed here: it is filtered by its topic's key (the account) before it executes,
  * and each subscription executes its own events under its own credential.
  */
-export const SHARED_SUBSCRIPTION_FIELDS: ReadonlySet<string> = new Set(['publicTrades', 'orderBookUpdates']);
+const SHARED_SUBSCRIPTION_FIELDS: ReadonlySet<string> = new Set(['publicTrades', 'orderBookUpdates']);
 
 /** A graphql-ws socket as the shared path writes to it (ws's WebSocket is one). */
 export interface FrameSocket {
