@@ -46,7 +46,7 @@ interface Stage {
   label: string;
   sockets: number;
   orders: number;
-  refused: number;
+  refused: string;
   p50: number;
   p99: number;
   cpu: number;
@@ -62,7 +62,10 @@ export async function run(): Promise<string> {
   const server = spawnServer(path.resolve(import.meta.dirname, '..'), schema, port, { STREAM_CONNECTIONS_PER_IP: '100000', STREAM_CONNECTIONS_PER_CREDENTIAL: '100000' });
   let clients: ChildProcess | undefined;
   try {
-    for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    // A loaded machine can take a while to compile and start the server.
+    const ready = async () => fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    for (let i = 0; i < 1_200 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!(await ready())) throw new Error('the server did not become ready within 120 s');
     const pid = server.pid as number;
     const traders: SignedIn[] = [];
     for (let i = 0; i < 10; i++) {
@@ -74,11 +77,11 @@ export async function run(): Promise<string> {
     const pool = new Pool(url, { connections: 64 });
     let sent = 0;
     /** Orders open loop for `seconds`: latencies from each order's scheduled send. */
-    const orders = async (seconds: number) => {
+    const orders = async (seconds: number, onOffered?: () => void) => {
       const total = Math.round(ORDER_RATE * seconds);
       const start = performance.now() + 20;
       const latencies: number[] = [];
-      let refused = 0;
+      const refused = new Map<number, number>();
       const inflight: Promise<void>[] = [];
       for (let i = 0; i < total; i++) {
         const at = start + (i * 1000) / ORDER_RATE;
@@ -92,19 +95,21 @@ export async function run(): Promise<string> {
           pool.request({ method: 'POST', path: '/v1/orders', headers: { 'content-type': 'application/json', ...t.auth }, body }).then(async (res) => {
             await res.body.dump();
             if (res.statusCode === 200) latencies.push(performance.now() - at);
-            else refused++;
+            else refused.set(res.statusCode, (refused.get(res.statusCode) ?? 0) + 1);
           }),
         );
       }
+      onOffered?.();
       await Promise.all(inflight);
       latencies.sort((a, b) => a - b);
-      return { n: latencies.length, refused, p50: q(latencies, 0.5), p99: q(latencies, 0.99) };
+      return { n: latencies.length, refused: [...refused].map(([status, n]) => `${n} × ${status}`).join(', ') || '0', p50: q(latencies, 0.5), p99: q(latencies, 0.99) };
     };
     const stage = async (label: string, sockets: number): Promise<Stage> => {
       const cpu0 = cpuSeconds(pid);
       const t0 = performance.now();
-      const r = await orders(STAGE_SECONDS);
-      const cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)) * 100;
+      // CPU over the window the load is offered in, not the wait for the last answers.
+      let cpu = NaN;
+      const r = await orders(STAGE_SECONDS, () => (cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)) * 100));
       return { label, sockets, orders: r.n, refused: r.refused, p50: r.p50, p99: r.p99, cpu };
     };
     const openSockets = async () => {
