@@ -217,10 +217,6 @@ class Sink implements AsyncGenerator<never> {
     return this;
   }
 
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.return().then(() => undefined);
-  }
-
   next(): Promise<IteratorResult<never>> {
     if (!this.done) return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
     const failure = this.failure;
