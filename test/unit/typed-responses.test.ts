@@ -14,12 +14,6 @@ const NOT_YET_TYPED = new Set([
   'getSpotConfig', 'createOrder', 'getOrder', 'getOrderByClientOrderId', 'getOpenOrders', 'cancelOrder', 'modifyOrder',
   'setAttachedRisk', 'replaceOrder', 'batchCancelOrders', 'cancelAllAfter', 'cancelAllOrders', 'getUserTrades',
   'getOrderBook', 'getPublicTrades',
-  // Triggers (routes/triggers.ts)
-  'createTrigger', 'listTriggers', 'cancelTrigger', 'modifyTrigger', 'cancelAllTriggers', 'pauseTrigger', 'resumeTrigger',
-  'getTrigger', 'listTriggerEvents',
-  // Operator API (routes/operator.ts and the operator routes beside each area)
-  'putRateLimitOverride', 'deleteRateLimitOverride', 'setVipTier', 'checkReferences', 'operatorCredit', 'observeDeposit',
-  'dropDeposit', 'rejectWithdrawal', 'dropWithdrawal', 'listQuarantinedEntries', 'reapplyQuarantinedEntry',
 ]);
 
 /** The routes only call their services when they handle a request: none are needed to list them. */
