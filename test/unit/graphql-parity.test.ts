@@ -32,6 +32,27 @@ const EXCEPTIONS: Record<string, string> = {
   'cancelAllTriggers: response field ts (not on Mutation.cancelAllTriggers)': 'not yet added to CancelAllTriggersPayload (issue 28)',
 };
 
+/**
+ * Gaps that typing the trading responses (issue 28, "Presenters once") brought to light, to be
+ * closed in GraphQL when types/trading.ts is split and its types resolve from the presenters.
+ * The list only shrinks; `transfers[]` are on ViewerFillsConnection.transfers, which the walk
+ * reads as the connection's nodes.
+ */
+const PENDING_TRADING: string[] = [
+  'createOrder: response field submittedMaxQuoteDebit (not on Mutation.createOrder)',
+  'replaceOrder: response field submittedMaxQuoteDebit (not on Mutation.replaceOrder)',
+  'getOrder: response field order (not on Query.order)',
+  'getOrderByClientOrderId: response field order (not on Query.order)',
+  'modifyOrder: response field order (not on Mutation.modifyOrder)',
+  ...['batchRequestId', 'marketClientRefPrice', 'marketMaxSlippageBps', 'marketMaxSlippageTicks', 'attachedRisk.stopLoss.policy.child.marketIoc', 'attachedRisk.takeProfit.policy.child.marketIoc'].map(
+    (f) => `getOpenOrders: response field orders[].${f} (not on Viewer.openOrders)`,
+  ),
+  'getUserTrades: response field trades[].referralShare (not on Viewer.fills)',
+  ...['symbolId', 'account', 'asset', 'isDebit', 'transferCode', 'txId', 'timestamp'].map((f) => `getUserTrades: response field transfers[].${f} (not on Viewer.fills)`),
+  'getPublicTrades: response field symbol (not on Query.publicTrades)',
+];
+for (const gap of PENDING_TRADING) EXCEPTIONS[gap] = 'pending: GraphQL trading types from the presenters (issue 28)';
+
 interface Operation {
   operationId: string;
   method: string;

@@ -84,6 +84,18 @@ describe('layering', () => {
     expect(breaches).toEqual([]);
   });
 
+  it('a GraphQL types file defines at most one object type, beside its own inputs and enums (one schema file per type)', async () => {
+    const objectTypes = /\bbuilder\s*\.\s*(?:objectRef|objectType|prismaObject|prismaNode|node|interfaceRef|interfaceType|unionType)\s*[<(]/g;
+    expect('builder.objectRef<X>(\'A\').implement(); builder.prismaObject(\'B\', {});'.match(objectTypes)).toHaveLength(2);
+    const crowded: string[] = [];
+    for (const file of await sources(path.join(src, 'transport/graphql/types'))) {
+      const count = (await readFile(file, 'utf8')).match(objectTypes)?.length ?? 0;
+      const name = path.relative(src, file);
+      if (count > 1) crowded.push(`${name}: ${count} object types`);
+    }
+    expect(crowded).toEqual([]);
+  });
+
   it('presenters import only the domain, service views and generated enums: never a transport or infra', async () => {
     const breaches = (await imports()).filter(({ file, target }) => file.startsWith('presenters/') && /^(infra|transport|auth)\//.test(target));
     expect(breaches).toEqual([]);

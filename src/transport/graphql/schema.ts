@@ -1,18 +1,17 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
-import './types/addressBook.ts';
-import './types/chain.ts';
-import './types/chart.ts';
-import './types/identity.ts';
-import './types/layouts.ts';
-import './types/ledger.ts';
-import './types/rateLimits.ts';
+import './types/addressBook/index.ts';
+import './types/chain/index.ts';
+import './types/chart/index.ts';
+import './types/identity/index.ts';
+import './types/layouts/index.ts';
+import './types/ledger/index.ts';
+import './types/rateLimits/index.ts';
 import './types/serverInfo.ts';
-import './types/trading.ts';
-import './types/triggers.ts';
+import './types/trading/index.ts';
+import './types/triggers/index.ts';
 import './types/viewer.ts';
-import './types/whiteboards.ts';
-import './types/whiteboardVersions.ts';
+import './types/whiteboards/index.ts';
 
 /** Every type module registers itself on the builder when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,6 @@
+import type { Violation as ViolationShape } from '../../../../domain/errors.ts';
+import { builder } from '../../builder.ts';
+
+export const Violation = builder.objectRef<ViolationShape>('Violation').implement({
+  fields: (t) => ({ fieldPath: t.exposeString('fieldPath'), message: t.exposeString('message'), ruleId: t.exposeString('ruleId') }),
+});
