@@ -28,6 +28,8 @@ const EXCEPTIONS: Record<string, string> = {
   'getOpenOrders: filter includeAttachedRiskState (no Viewer.openOrders(includeAttachedRiskState))': `${SELECTED} (Order.attachedRisk, state included)`,
   'getUserTrades: filter includeTransfers (no Viewer.fills(includeTransfers))': `${SELECTED} (ViewerFillsConnection.transfers)`,
   'listBalances: response field accountId (not on Viewer.balances)': 'the balances are the viewer’s (Viewer.rootAccountId) or those of the subaccountId asked for',
+  // Typed on /v1 by issue 28 while src/transport/graphql/types/ is being split: the field is added there, and this entry goes.
+  'cancelAllTriggers: response field ts (not on Mutation.cancelAllTriggers)': 'not yet added to CancelAllTriggersPayload (issue 28)',
 };
 
 /**
