@@ -121,7 +121,8 @@ export function retryDelayMs(problem: unknown, headers: Headers): number {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
 }
 
-export type Order = Record<string, unknown> & { orderId: string; clientOrderId?: string; status: string };
+/** Spec 2.7, as GET /v1/orders/{orderId} answers it. */
+export type Order = paths['/v1/orders/{orderId}']['get']['responses'][200]['content']['application/json']['order'];
 
 export type Reconciled =
   | { outcome: 'found'; order: Order }
@@ -144,7 +145,7 @@ export async function reconcileOrder(
     const { data, response } = await client.GET('/v1/orders/by-client-order-id/{clientOrderId}', {
       params: { path: { clientOrderId }, query: options.subaccountId ? { subaccountId: options.subaccountId } : {} },
     });
-    if (data) return { outcome: 'found', order: (data as { order: Order }).order };
+    if (data) return { outcome: 'found', order: data.order };
     if (response.status !== 404 && response.status !== 503) throw new Error(`reconcile ${clientOrderId}: HTTP ${response.status}`);
   }
   return { outcome: 'unknown' };

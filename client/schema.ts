@@ -2992,7 +2992,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        assets: {
+                            unifiedAssetId: number;
+                            symbol: string;
+                            decimals: number;
+                        }[];
+                        markets: {
+                            symbol: string;
+                            symbolId: number;
+                            baseAsset: string;
+                            baseAssetId: number;
+                            quoteAsset: string;
+                            quoteAssetId: number;
+                            base_quantity_scale: number;
+                            quote_quantity_scale: number;
+                            /** @description Decimal price */
+                            tickSize: string;
+                            /** @description 64-bit integer as a decimal string */
+                            tickSizeQ9: string;
+                            /** @description Decimal, base_quantity_scale */
+                            minQty: string;
+                            /** @description Decimal, quote_quantity_scale */
+                            minNotional: string;
+                            /** @description One entry per VIP tier */
+                            fees: {
+                                vipTier: number;
+                                /** @description Parts per million; negative is a rebate */
+                                makerFeePpm: number;
+                                /** @description Parts per million */
+                                takerFeePpm: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -3084,7 +3114,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        orderId: string;
+                        /** @description Echoed when supplied */
+                        clientOrderId?: string;
+                        /** @description RFC 3339 timestamp */
+                        acceptedAt: string;
+                        /** @description Epoch nanoseconds */
+                        acceptedAtTsNs: string;
+                        /** @description Gross base quantity resolved for execution, the pair’s base_quantity_scale */
+                        resolvedBaseQty: string;
+                        /** @description Only when submitted; the pair’s quote_quantity_scale */
+                        submittedMaxQuoteDebit?: string;
+                        /** @description The trigger executing the attached stop-loss leg; empty without one */
+                        stopLossTriggerId: string;
+                        takeProfitTriggerId: string;
+                        trailingStopTriggerId: string;
                     };
                 };
             };
@@ -3119,7 +3163,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        order: {
+                            orderId: string;
+                            /** @description Empty when none */
+                            clientOrderId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            /** @enum {string} */
+                            orderType: "LIMIT" | "MARKET";
+                            /** @enum {string} */
+                            status: "PENDING" | "NEW" | "PARTIALLY_FILLED" | "PAUSED" | "FILLED" | "CANCELED" | "EXPIRED" | "REJECTED" | "REPLACED";
+                            /** @enum {string} */
+                            tif: "GTC" | "GTD" | "IOC";
+                            /** @description Limit price (Q9); 0 for a MARKET order */
+                            price: string;
+                            /** @description Current accepted total quantity, across the lineage */
+                            origQty: string;
+                            /** @description Filled across the lineage through this generation */
+                            cumQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            leavesQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            inheritedCumQty: string;
+                            /** @description Average execution price across the lineage; 0 without fills */
+                            avgPx: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            postOnly: boolean;
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description GTD orders only: RFC 3339, exact to the nanosecond */
+                            expireAt?: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description The batch replace that admitted it; "0" for other origins */
+                            batchRequestId: string;
+                            lineage: {
+                                generation: number;
+                                id: string;
+                            };
+                            origin: {
+                                /** @enum {string} */
+                                scope: "DIRECT" | "ATTACHED_RISK" | "TRIGGER";
+                                /** @description For an attached-risk leg’s child: the order the leg protects; empty otherwise */
+                                parentOrderId: string;
+                                /** @description The trigger that placed the order; empty for a direct order */
+                                triggerId: string;
+                                /** @enum {string} */
+                                triggerType: "TRIGGER_TYPE_UNSPECIFIED" | "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                                /** @description One-based within the trigger; 0 for a direct order */
+                                childSeq: number;
+                            };
+                            /** @description Decimal price (Q9) */
+                            marketClientRefPrice?: string;
+                            marketMaxSlippageBps?: number;
+                            /** @description 0: no absolute cap */
+                            marketMaxSlippageTicks: number;
+                            /** @description Present only when that sizing was submitted; the pair’s quote_quantity_scale */
+                            submittedMaxQuoteDebit?: string;
+                            /** @description Starts at 1; increases with every published state change */
+                            version: number;
+                            /** @description Only when includeAttachedRisk or includeAttachedRiskState is set */
+                            attachedRisk?: {
+                                oco: boolean;
+                                stopLoss?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                takeProfit?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                trailingStop?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        activationPrice?: string;
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                        /** @description Price delta in Q9 ticks */
+                                        trailingDistanceTicks?: string;
+                                        trailingDistanceBps?: number;
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                            };
+                        };
                     };
                 };
             };
@@ -3151,7 +3334,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        order: {
+                            orderId: string;
+                            /** @description Empty when none */
+                            clientOrderId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            /** @enum {string} */
+                            orderType: "LIMIT" | "MARKET";
+                            /** @enum {string} */
+                            status: "PENDING" | "NEW" | "PARTIALLY_FILLED" | "PAUSED" | "FILLED" | "CANCELED" | "EXPIRED" | "REJECTED" | "REPLACED";
+                            /** @enum {string} */
+                            tif: "GTC" | "GTD" | "IOC";
+                            /** @description Limit price (Q9); 0 for a MARKET order */
+                            price: string;
+                            /** @description Current accepted total quantity, across the lineage */
+                            origQty: string;
+                            /** @description Filled across the lineage through this generation */
+                            cumQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            leavesQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            inheritedCumQty: string;
+                            /** @description Average execution price across the lineage; 0 without fills */
+                            avgPx: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            postOnly: boolean;
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description GTD orders only: RFC 3339, exact to the nanosecond */
+                            expireAt?: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description The batch replace that admitted it; "0" for other origins */
+                            batchRequestId: string;
+                            lineage: {
+                                generation: number;
+                                id: string;
+                            };
+                            origin: {
+                                /** @enum {string} */
+                                scope: "DIRECT" | "ATTACHED_RISK" | "TRIGGER";
+                                /** @description For an attached-risk leg’s child: the order the leg protects; empty otherwise */
+                                parentOrderId: string;
+                                /** @description The trigger that placed the order; empty for a direct order */
+                                triggerId: string;
+                                /** @enum {string} */
+                                triggerType: "TRIGGER_TYPE_UNSPECIFIED" | "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                                /** @description One-based within the trigger; 0 for a direct order */
+                                childSeq: number;
+                            };
+                            /** @description Decimal price (Q9) */
+                            marketClientRefPrice?: string;
+                            marketMaxSlippageBps?: number;
+                            /** @description 0: no absolute cap */
+                            marketMaxSlippageTicks: number;
+                            /** @description Present only when that sizing was submitted; the pair’s quote_quantity_scale */
+                            submittedMaxQuoteDebit?: string;
+                            /** @description Starts at 1; increases with every published state change */
+                            version: number;
+                            /** @description Only when includeAttachedRisk or includeAttachedRiskState is set */
+                            attachedRisk?: {
+                                oco: boolean;
+                                stopLoss?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                takeProfit?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                trailingStop?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        activationPrice?: string;
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                        /** @description Price delta in Q9 ticks */
+                                        trailingDistanceTicks?: string;
+                                        trailingDistanceBps?: number;
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                            };
+                        };
                     };
                 };
             };
@@ -3188,7 +3510,148 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        orders: {
+                            orderId: string;
+                            /** @description Empty when none */
+                            clientOrderId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            /** @enum {string} */
+                            orderType: "LIMIT" | "MARKET";
+                            /** @enum {string} */
+                            status: "PENDING" | "NEW" | "PARTIALLY_FILLED" | "PAUSED" | "FILLED" | "CANCELED" | "EXPIRED" | "REJECTED" | "REPLACED";
+                            /** @enum {string} */
+                            tif: "GTC" | "GTD" | "IOC";
+                            /** @description Limit price (Q9); 0 for a MARKET order */
+                            price: string;
+                            /** @description Current accepted total quantity, across the lineage */
+                            origQty: string;
+                            /** @description Filled across the lineage through this generation */
+                            cumQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            leavesQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            inheritedCumQty: string;
+                            /** @description Average execution price across the lineage; 0 without fills */
+                            avgPx: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            postOnly: boolean;
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description GTD orders only: RFC 3339, exact to the nanosecond */
+                            expireAt?: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description The batch replace that admitted it; "0" for other origins */
+                            batchRequestId: string;
+                            lineage: {
+                                generation: number;
+                                id: string;
+                            };
+                            origin: {
+                                /** @enum {string} */
+                                scope: "DIRECT" | "ATTACHED_RISK" | "TRIGGER";
+                                /** @description For an attached-risk leg’s child: the order the leg protects; empty otherwise */
+                                parentOrderId: string;
+                                /** @description The trigger that placed the order; empty for a direct order */
+                                triggerId: string;
+                                /** @enum {string} */
+                                triggerType: "TRIGGER_TYPE_UNSPECIFIED" | "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                                /** @description One-based within the trigger; 0 for a direct order */
+                                childSeq: number;
+                            };
+                            /** @description Decimal price (Q9) */
+                            marketClientRefPrice?: string;
+                            marketMaxSlippageBps?: number;
+                            /** @description 0: no absolute cap */
+                            marketMaxSlippageTicks: number;
+                            /** @description Present only when that sizing was submitted; the pair’s quote_quantity_scale */
+                            submittedMaxQuoteDebit?: string;
+                            /** @description Starts at 1; increases with every published state change */
+                            version: number;
+                            /** @description Only when includeAttachedRisk or includeAttachedRiskState is set */
+                            attachedRisk?: {
+                                oco: boolean;
+                                stopLoss?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                takeProfit?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                trailingStop?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        activationPrice?: string;
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                        /** @description Price delta in Q9 ticks */
+                                        trailingDistanceTicks?: string;
+                                        trailingDistanceBps?: number;
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                            };
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -3225,7 +3688,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        orderId: string;
+                        /** @enum {string} */
+                        status: "ACCEPTED";
+                        /** @description RFC 3339 timestamp */
+                        ts: string;
+                        /** @description Epoch nanoseconds */
+                        tsNs: string;
                     };
                 };
             };
@@ -3266,7 +3735,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        order: {
+                            orderId: string;
+                            /** @description Empty when none */
+                            clientOrderId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            /** @enum {string} */
+                            orderType: "LIMIT" | "MARKET";
+                            /** @enum {string} */
+                            status: "PENDING" | "NEW" | "PARTIALLY_FILLED" | "PAUSED" | "FILLED" | "CANCELED" | "EXPIRED" | "REJECTED" | "REPLACED";
+                            /** @enum {string} */
+                            tif: "GTC" | "GTD" | "IOC";
+                            /** @description Limit price (Q9); 0 for a MARKET order */
+                            price: string;
+                            /** @description Current accepted total quantity, across the lineage */
+                            origQty: string;
+                            /** @description Filled across the lineage through this generation */
+                            cumQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            leavesQty: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            inheritedCumQty: string;
+                            /** @description Average execution price across the lineage; 0 without fills */
+                            avgPx: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            postOnly: boolean;
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description GTD orders only: RFC 3339, exact to the nanosecond */
+                            expireAt?: string;
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description The batch replace that admitted it; "0" for other origins */
+                            batchRequestId: string;
+                            lineage: {
+                                generation: number;
+                                id: string;
+                            };
+                            origin: {
+                                /** @enum {string} */
+                                scope: "DIRECT" | "ATTACHED_RISK" | "TRIGGER";
+                                /** @description For an attached-risk leg’s child: the order the leg protects; empty otherwise */
+                                parentOrderId: string;
+                                /** @description The trigger that placed the order; empty for a direct order */
+                                triggerId: string;
+                                /** @enum {string} */
+                                triggerType: "TRIGGER_TYPE_UNSPECIFIED" | "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                                /** @description One-based within the trigger; 0 for a direct order */
+                                childSeq: number;
+                            };
+                            /** @description Decimal price (Q9) */
+                            marketClientRefPrice?: string;
+                            marketMaxSlippageBps?: number;
+                            /** @description 0: no absolute cap */
+                            marketMaxSlippageTicks: number;
+                            /** @description Present only when that sizing was submitted; the pair’s quote_quantity_scale */
+                            submittedMaxQuoteDebit?: string;
+                            /** @description Starts at 1; increases with every published state change */
+                            version: number;
+                            /** @description Only when includeAttachedRisk or includeAttachedRiskState is set */
+                            attachedRisk?: {
+                                oco: boolean;
+                                stopLoss?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                takeProfit?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        triggerPrice?: string;
+                                        child: {
+                                            limit: {
+                                                /** @description Decimal price (Q9) */
+                                                price?: string;
+                                                postOnly: boolean;
+                                            };
+                                        } | {
+                                            marketIoc: Record<string, never>;
+                                        };
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                                trailingStop?: {
+                                    policy?: {
+                                        /** @description Decimal price (Q9) */
+                                        activationPrice?: string;
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                        /** @description Price delta in Q9 ticks */
+                                        trailingDistanceTicks?: string;
+                                        trailingDistanceBps?: number;
+                                    };
+                                    state?: {
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        armedAt: string;
+                                        /** @description Empty until the leg fires */
+                                        childOrderId: string;
+                                        /** @enum {string} */
+                                        status: "NOT_CONFIGURED" | "PENDING" | "ARMED" | "TRIGGERED" | "COMPLETED" | "CANCELED" | "FAILED";
+                                        /** @description RFC 3339 timestamp; "0" until then */
+                                        terminalAt: string;
+                                        triggerId: string;
+                                    };
+                                };
+                            };
+                        };
                     };
                 };
             };
@@ -3335,7 +3943,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        orderId: string;
+                        stopLossTriggerId: string;
+                        takeProfitTriggerId: string;
+                        trailingStopTriggerId: string;
                     };
                 };
             };
@@ -3404,7 +4015,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        orderId: string;
+                        /** @description Echoed when supplied */
+                        clientOrderId?: string;
+                        /** @description RFC 3339 timestamp */
+                        acceptedAt: string;
+                        /** @description Epoch nanoseconds */
+                        acceptedAtTsNs: string;
+                        /** @description Gross base quantity resolved for execution, the pair’s base_quantity_scale */
+                        resolvedBaseQty: string;
+                        /** @description Only when submitted; the pair’s quote_quantity_scale */
+                        submittedMaxQuoteDebit?: string;
+                        /** @description The trigger executing the attached stop-loss leg; empty without one */
+                        stopLossTriggerId: string;
+                        takeProfitTriggerId: string;
+                        trailingStopTriggerId: string;
                     };
                 };
             };
@@ -3446,7 +4071,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        acceptedCount: number;
+                        rejectedCount: number;
+                        results: {
+                            /** @description Resolved on accept; as sent (or empty) on reject */
+                            orderId: string;
+                            /** @description Echoed when given */
+                            clientOrderId?: string;
+                            /** @enum {string} */
+                            status: "ACCEPTED" | "REJECTED";
+                            /** @description Rejected items only */
+                            code?: string;
+                            /** @description Rejected items only */
+                            error?: {
+                                /** @description The code a problem+json body would carry, e.g. ORDER_NOT_FOUND */
+                                code: string;
+                                /** @description Quota exhaustion only */
+                                rateLimit?: {
+                                    limit: number;
+                                    operationId: string;
+                                    policyClass: string;
+                                    policyVersion: string;
+                                    reason: string;
+                                    refillModel: string;
+                                    remaining: number;
+                                    retryAfterMs: number;
+                                    scope: string;
+                                };
+                                violations: {
+                                    fieldPath: string;
+                                    message: string;
+                                    ruleId: string;
+                                }[];
+                            };
+                        }[];
+                        /** @description RFC 3339 timestamp */
+                        ts: string;
+                        /** @description Epoch nanoseconds */
+                        tsNs: string;
                     };
                 };
             };
@@ -3488,7 +4150,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        status: "ARMED" | "DISABLED";
+                        /** @description 0 when disabled */
+                        effectiveTimeoutSec: number;
+                        /** @description Epoch nanoseconds; "0" when disabled */
+                        expiresAtTsNs: string;
+                        /** @description RFC 3339 timestamp */
+                        ts: string;
+                        /** @description Epoch nanoseconds */
+                        tsNs: string;
                     };
                 };
             };
@@ -3528,7 +4199,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        canceledCount: number;
+                        /** @description RFC 3339 timestamp */
+                        ts: string;
+                        /** @description Epoch nanoseconds */
+                        tsNs: string;
                     };
                 };
             };
@@ -3572,7 +4247,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trades: {
+                            /** @description Monotonic per symbol */
+                            matchId: string;
+                            orderId: string;
+                            lineage: {
+                                generation: number;
+                                id: string;
+                            };
+                            symbol: string;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                            /** @description Decimal price (Q9) */
+                            price: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            qty: string;
+                            isMaker: boolean;
+                            /** @description Magnitude in feeAsset, 18 decimals */
+                            fee: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            feeIsRebate: boolean;
+                            /** @description Magnitude in feeAsset, 18 decimals */
+                            referralShare: string;
+                            /** @description RFC 3339 timestamp */
+                            executedAt: string;
+                        }[];
+                        transfers: {
+                            /** @description "0" for a leg of no match */
+                            matchId: string;
+                            /** @description 0 for a leg of no market */
+                            symbolId: number;
+                            /** @enum {string} */
+                            account: "FUNDING" | "TRADING";
+                            /** @description Unified asset id */
+                            asset: string;
+                            isDebit: boolean;
+                            /** @enum {string} */
+                            transferCode: "DEPOSIT" | "WITHDRAW" | "WITHDRAW_FEE" | "WITHDRAW_REVERSAL" | "INTERNAL_TRANSFER" | "TRADE" | "FEE" | "REBATE" | "REFERRAL" | "ADJUSTMENT";
+                            txId: string;
+                            /** @description Epoch microseconds */
+                            timestamp: string;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -3603,7 +4321,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        symbol: string;
+                        /** @description Apply the deltas with a higher sequence on top of this snapshot */
+                        sequence: string;
+                        /** @description Best (highest) first */
+                        bids: {
+                            /** @description Decimal price (Q9) */
+                            price: string;
+                            /** @description Total at the price, the pair’s base_quantity_scale */
+                            qty: string;
+                            orders: number;
+                        }[];
+                        /** @description Best (lowest) first */
+                        asks: {
+                            /** @description Decimal price (Q9) */
+                            price: string;
+                            /** @description Total at the price, the pair’s base_quantity_scale */
+                            qty: string;
+                            orders: number;
+                        }[];
                     };
                 };
             };
@@ -3633,7 +4369,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        symbol: string;
+                        trades: {
+                            /** @description 64-bit integer as a decimal string */
+                            matchId: string;
+                            /** @description Decimal price (Q9) */
+                            price: string;
+                            /** @description Decimal, the pair’s base_quantity_scale */
+                            qty: string;
+                            /** @enum {string} */
+                            takerSide: "BUY" | "SELL";
+                            /** @description RFC 3339 timestamp */
+                            executedAt: string;
+                        }[];
                     };
                 };
             };

@@ -122,8 +122,8 @@ async function main() {
     await seller.api.POST('/v1/orders', {
       body: { order: { symbol: SYMBOL, side: 'SELL', baseQty: '1.5', clientOrderId: `demo-ask-${Date.now()}`, limitGtc: { price: '2500' } } },
     }),
-  ) as { order?: { orderId: string }; orderId?: string };
-  const askId = ask.order?.orderId ?? ask.orderId;
+  );
+  const askId = ask.orderId;
   console.log(`seller: placed SELL 1.5 ${SYMBOL} at 2500 (order ${askId})`);
   const subscription = subscribeOrderUpdates(seller.sessionToken, (u) => u.orderId === askId && u.status === 'FILLED');
 
@@ -143,9 +143,7 @@ async function main() {
   console.log(`subscription: ${updates.length} order updates received`);
 
   for (const who of [seller, buyer]) {
-    const trades = ok('trades', await who.api.GET('/v1/spot/trades', { params: { query: { symbol: SYMBOL } } })) as {
-      trades: { matchId: string; side: string; qty: string; price: string; fee: string; isMaker: boolean }[];
-    };
+    const trades = ok('trades', await who.api.GET('/v1/spot/trades', { params: { query: { symbol: SYMBOL } } }));
     for (const t of trades.trades) {
       console.log(`${who.name}: fill #${t.matchId} ${t.side} ${t.qty} ${SYMBOL} at ${t.price}, fee ${t.fee} USDC (${t.isMaker ? 'maker' : 'taker'})`);
     }

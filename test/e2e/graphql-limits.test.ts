@@ -120,11 +120,18 @@ describe('the UI\'s pages fit the cost limit', () => {
     }`,
     boards: `{ viewer { whiteboards(first: 50) { edges { node { board { boardId title ownerAccountId audience defaultRole createdAt updatedAt archivedAt accessVersion members { accountId role addedAt } } access { role permissions { canView canEdit canManage } } } } pageInfo { hasNextPage endCursor } } } }`,
     layouts: `{ viewer { layouts(first: 20) { edges { node { layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`,
+    chart: `{ viewer { chartLayers(engineSymbolId: 1) { layerId name sortHint colorRgba useLayerColor isLocked isVisible revision updatedAtMs drawings { drawingId type version payload bboxTimeMinMs bboxTimeMaxMs bboxPriceMin bboxPriceMax updatedAtMs clientUpdatedAtMs } } } }`,
+    flows: `{ chainFlows(limit: 50) { nextPageToken flows { flowId flowKind flowState currentStep currentStepSequence unifiedAssetId amountE18Hi amountE18Lo sourceTxHash startedAtUnixMs lastActivityAtUnixMs currentProgress { currentConfirmations requiredConfirmations } progressTimeline { sequence step status expectedDurationMs } requestFee { status amountE18Lo } } } }`,
   };
   it.each(Object.entries(pages))('%s', async (_, query) => {
     const r = await post(query);
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
     expect(r.status).toBe(200);
+  });
+
+  it('a market\'s layers, each with a thousand drawings, are not: a layer list costs as many layers as a market may have', async () => {
+    const r = await post(`{ viewer { chartLayers(engineSymbolId: 1) { layerId drawings(first: 1000) { drawingId payload } } } }`);
+    expectRefused(r, 'QUERY_COST_EXCEEDED');
   });
 });
 

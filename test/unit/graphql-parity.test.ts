@@ -31,25 +31,36 @@ const EXCEPTIONS: Record<string, string> = {
 };
 
 /**
+ * Gaps that typing the trading responses (issue 28, "Presenters once") brought to light, to be
+ * closed in GraphQL when types/trading.ts is split and its types resolve from the presenters.
+ * The list only shrinks; `transfers[]` are on ViewerFillsConnection.transfers, which the walk
+ * reads as the connection's nodes.
+ */
+const PENDING_TRADING: string[] = [
+  'getOrder: response field order (not on Query.order)',
+  'getOrderByClientOrderId: response field order (not on Query.order)',
+  'modifyOrder: response field order (not on Mutation.modifyOrder)',
+  ...['batchRequestId', 'marketClientRefPrice', 'marketMaxSlippageBps', 'marketMaxSlippageTicks', 'attachedRisk.stopLoss.policy.child.marketIoc', 'attachedRisk.takeProfit.policy.child.marketIoc'].map(
+    (f) => `getOpenOrders: response field orders[].${f} (not on Viewer.openOrders)`,
+  ),
+  'getUserTrades: response field trades[].referralShare (not on Viewer.fills)',
+  ...['symbolId', 'account', 'asset', 'isDebit', 'transferCode', 'txId', 'timestamp'].map((f) => `getUserTrades: response field transfers[].${f} (not on Viewer.fills)`),
+  'getPublicTrades: response field symbol (not on Query.publicTrades)',
+];
+for (const gap of PENDING_TRADING) EXCEPTIONS[gap] = 'pending: GraphQL trading types from the presenters (issue 28)';
+
+/**
  * What the writes whose routes have no response schema yet (typed-responses.test.ts,
  * NOT_YET_TYPED) answer over /v1, as their handlers write it: the walk has no schema to
  * read, so their GraphQL payloads are held to these. An operation goes from here when its
  * route gets its schema, which the walk then reads.
  */
 const UNTYPED_WRITE_ANSWERS: Record<string, string[]> = {
-  createOrder: ['orderId', 'clientOrderId', 'acceptedAt', 'acceptedAtTsNs', 'resolvedBaseQty', 'submittedMaxQuoteDebit', 'stopLossTriggerId', 'takeProfitTriggerId', 'trailingStopTriggerId'],
-  replaceOrder: ['orderId', 'clientOrderId', 'acceptedAt', 'acceptedAtTsNs', 'resolvedBaseQty', 'submittedMaxQuoteDebit', 'stopLossTriggerId', 'takeProfitTriggerId', 'trailingStopTriggerId'],
-  cancelOrder: ['orderId', 'status', 'ts', 'tsNs'],
-  cancelAllOrders: ['canceledCount', 'ts', 'tsNs'],
-  batchCancelOrders: ['acceptedCount', 'rejectedCount', 'results', 'ts', 'tsNs'],
-  cancelAllAfter: ['status', 'effectiveTimeoutSec', 'expiresAtTsNs', 'ts', 'tsNs'],
-  setAttachedRisk: ['orderId', 'stopLossTriggerId', 'takeProfitTriggerId', 'trailingStopTriggerId'],
   createTrigger: ['triggerId', 'clientTriggerId', 'acceptedAt', 'acceptedAtTsNs'],
   cancelAllTriggers: ['canceledTriggerIds', 'canceledCount', 'ts', 'tsNs'],
 };
-/** The writes answering `{order}` or `{trigger}`: GraphQL answers the resource, whose type the reads' walk covers. */
+/** The writes answering `{trigger}`: GraphQL answers the resource, whose type the reads' walk covers. */
 const UNTYPED_RESOURCE_WRITES: Record<string, string> = {
-  modifyOrder: 'Order',
   cancelTrigger: 'Trigger',
   modifyTrigger: 'Trigger',
   pauseTrigger: 'Trigger',
@@ -213,9 +224,9 @@ describe('GraphQL at parity with /v1 (issue 28)', () => {
       if ('looked' in found || getNamedType(found.field.type).name !== typeName) gaps.push(`${operationId}: does not answer ${typeName}`);
     }
     expect(gaps).toEqual([]);
-    // Every untyped trading or trigger write is held to its answer here; a typed one goes.
+    // Every untyped trigger write is held to its answer here; a typed one goes.
     const listed = [...Object.keys(UNTYPED_WRITE_ANSWERS), ...Object.keys(UNTYPED_RESOURCE_WRITES)];
-    expect(untyped.filter((o) => /order|trigger|cancelAll/i.test(o.operationId) && !listed.includes(o.operationId)).map((o) => o.operationId)).toEqual([]);
+    expect(untyped.filter((o) => /trigger/i.test(o.operationId) && !listed.includes(o.operationId)).map((o) => o.operationId)).toEqual([]);
     expect(listed.filter((id) => !untyped.some((o) => o.operationId === id))).toEqual([]);
   });
 

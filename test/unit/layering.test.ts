@@ -57,15 +57,6 @@ function findCycle(edges: { file: string; target: string }[]): string[] | undefi
   return undefined;
 }
 
-/**
- * GraphQL type files still holding several object types, with why. Each goes once it is
- * split into one file per type.
- */
-const CROWDED_GRAPHQL_FILES: Record<string, string> = {
-  'transport/graphql/types/chain.ts': 'not split yet (issue 28, its own change)',
-  'transport/graphql/types/chart.ts': 'not split yet (issue 28, its own change)',
-};
-
 describe('layering', () => {
   it('outside services/trading, only its index is imported: the engine is used through its public interface', async () => {
     const breaches = (await imports()).filter(({ file, target }) => target.startsWith('services/trading/') && !file.startsWith('services/trading/') && target !== 'services/trading/index.ts');
@@ -100,7 +91,7 @@ describe('layering', () => {
     for (const file of await sources(path.join(src, 'transport/graphql/types'))) {
       const count = (await readFile(file, 'utf8')).match(objectTypes)?.length ?? 0;
       const name = path.relative(src, file);
-      if (count > 1 && !(name in CROWDED_GRAPHQL_FILES)) crowded.push(`${name}: ${count} object types`);
+      if (count > 1) crowded.push(`${name}: ${count} object types`);
     }
     expect(crowded).toEqual([]);
   });

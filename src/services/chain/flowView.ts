@@ -1,5 +1,5 @@
 import type { StepStatus } from '../../domain/flows/timeline.ts';
-import type { FlowStep, LifecycleFlow } from '../../generated/prisma/client.ts';
+import type { FlowStep, Prisma } from '../../generated/prisma/client.ts';
 import { u128, type RequestFee } from './flowRecord.ts';
 
 const ms = (d: Date | null | undefined) => (d ? String(d.getTime()) : '0');
@@ -16,8 +16,43 @@ function progressView(p: StoredProgress) {
   return { ...p, currentStepStartedAtUnixMs: String(p.currentStepStartedAtUnixMs), currentStepExpectedDurationMs: String(p.currentStepExpectedDurationMs) };
 }
 
+/** The columns a flow's view is made of (every one but its keys, owners, deposit address and version). */
+export const FLOW_COLUMNS = {
+  publicId: true,
+  smartAccountAddress: true,
+  flowKind: true,
+  flowState: true,
+  currentStep: true,
+  currentStepSequence: true,
+  unifiedAssetId: true,
+  zippedAssetId: true,
+  amountE18: true,
+  serviceChainId: true,
+  sourceDomain: true,
+  destinationDomain: true,
+  sourceAddress: true,
+  destinationAddress: true,
+  sourceTxHash: true,
+  latestTxRef: true,
+  txOccurrenceIndex: true,
+  latestLifecycleSource: true,
+  lifecycleReason: true,
+  zipperReason: true,
+  isOpen: true,
+  isTerminal: true,
+  startedAt: true,
+  updatedAt: true,
+  lastActivityAt: true,
+  terminalAt: true,
+  estimatedCompletionAt: true,
+  currentProgress: true,
+  progressTimeline: true,
+  requestFee: true,
+} as const satisfies Prisma.LifecycleFlowSelect;
+export type FlowColumns = Prisma.LifecycleFlowGetPayload<{ select: typeof FLOW_COLUMNS }>;
+
 /** Spec 2.12: a lifecycle flow, amounts as {hi, lo} halves of a uint128, times as epoch ms strings. */
-export function flowView(f: LifecycleFlow, ownerAccountId: string) {
+export function flowView(f: FlowColumns, ownerAccountId: string) {
   return {
     flowId: f.publicId,
     ownerAccountId,

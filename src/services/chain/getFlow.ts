@@ -1,8 +1,9 @@
 import type { Caller } from '../../auth/caller.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { ChainContext } from './context.ts';
 import { flowView } from './flowView.ts';
-import { visibleFlows } from './listFlows.ts';
+import { OWNER, visibleFlows } from './listFlows.ts';
 
 /** Longer ids are never issued; over GraphQL they are answered as missing without a query. */
 const FLOW_ID_MAX = 64;
@@ -10,11 +11,11 @@ const FLOW_ID_MAX = 64;
 /**
  * One flow by its public id, the handle spec 4.7 gives for following a withdrawal
  * (`intentId` is its flow's id) as for a deposit. A flow the caller may not see is as
- * missing as one that does not exist.
+ * missing as one that does not exist. `include` as for listFlows.
  */
-export async function getFlow(ctx: ChainContext, caller: Caller, input: { flowId: string }) {
+export async function getFlow(ctx: ChainContext, caller: Caller, input: { flowId: string }, include: Prisma.LifecycleFlowInclude = {}) {
   const { visible } = await visibleFlows(ctx, caller);
-  const row = input.flowId.length > FLOW_ID_MAX ? null : await ctx.db.lifecycleFlow.findFirst({ where: { ...visible, publicId: input.flowId }, include: { ownerAccount: { select: { publicId: true } } } });
+  const row = input.flowId.length > FLOW_ID_MAX ? null : await ctx.db.lifecycleFlow.findFirst({ where: { ...visible, publicId: input.flowId }, include: { ...include, ...OWNER } });
   if (!row) throw new ApiError('not-found', 'no flow with this id', { code: 'FLOW_NOT_FOUND' });
-  return { flow: flowView(row, row.ownerAccount.publicId) };
+  return { flow: flowView(row, row.ownerAccount.publicId), row };
 }

@@ -2,6 +2,7 @@ import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
 import { smartAccountAddressOf } from '../../domain/smartAccounts.ts';
+import type { LifecycleFlow, Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../infra/database.ts';
 import type { ChainContext, FlowEvent } from './context.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
@@ -19,7 +20,8 @@ import { listNetworks } from './listNetworks.ts';
 import { observeDeposit } from './observeDeposit.ts';
 
 export type { FlowEvent } from './context.ts';
-export type { FlowView } from './flowView.ts';
+export { FLOW_COLUMNS, flowView, type FlowView } from './flowView.ts';
+export { OWNER } from './listFlows.ts';
 
 /**
  * The supported networks and their listed assets as rows (Chain, ChainAsset), written at
@@ -57,12 +59,12 @@ export async function assignSmartAccountAddresses(db: Db): Promise<void> {
  */
 export function chainOperations(ctx: ChainContext) {
   const ownerOf = async (accountId: bigint) => (await ctx.db.account.findUniqueOrThrow({ where: { id: accountId }, select: { publicId: true } })).publicId;
-  const viewOf = async (row: Parameters<typeof flowView>[0]) => flowView(row, await ownerOf(row.ownerAccountId));
+  const viewOf = async (row: LifecycleFlow) => flowView(row, await ownerOf(row.ownerAccountId));
   return {
     listNetworks: () => listNetworks(ctx.markets),
     createDepositAddress: (caller: Caller, input: { chainId: number; subaccountId?: string }) => createDepositAddress(ctx, caller, input),
-    listFlows: (caller: Caller, input: ListFlowsInput) => listFlows(ctx, caller, input),
-    getFlow: (caller: Caller, input: { flowId: string }) => getFlow(ctx, caller, input),
+    listFlows: (caller: Caller, input: ListFlowsInput, include: Prisma.LifecycleFlowInclude = {}) => listFlows(ctx, caller, input, include),
+    getFlow: (caller: Caller, input: { flowId: string }, include: Prisma.LifecycleFlowInclude = {}) => getFlow(ctx, caller, input, include),
     createTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'API_KEY', input),
     createWalletTradingWithdraw: (caller: Caller, input: TradingWithdrawInput) => createTradingWithdraw(ctx, caller, 'WALLET', input),
     validateWithdrawDestination: (caller: Caller, input: { chainId: number; address: string; subaccountId?: string }) => validateWithdrawDestination(ctx, caller, input),

@@ -7,6 +7,9 @@ import { pageLimit, toPage } from '../pageTokens.ts';
 import type { ChainContext } from './context.ts';
 import { flowView } from './flowView.ts';
 
+/** The owner's public id, which every view of a flow names. */
+export const OWNER = { ownerAccount: { select: { publicId: true } } } as const satisfies Prisma.LifecycleFlowInclude;
+
 const ORDER_FIELD = { LAST_ACTIVITY: 'lastActivityAt', STARTED: 'startedAt', UPDATED: 'updatedAt' } as const;
 
 export interface ListFlowsInput {
@@ -43,9 +46,11 @@ export async function visibleFlows(ctx: ChainContext, caller: Caller, ownerAccou
 /**
  * Spec 4.7 List Flows: the flows the caller may see (its root's, or its own subaccount's
  * for a scoped key; `ownerAccountId` narrows to one of them), filtered, newest or oldest
- * first by the chosen time, keyset paged with cursors bound to every filter.
+ * first by the chosen time, keyset paged with cursors bound to every filter. `include` adds
+ * the relations a GraphQL selection reads (Pothos' query for the Flow type), read with the
+ * page; the rows are answered too.
  */
-export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFlowsInput) {
+export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFlowsInput, include: Prisma.LifecycleFlowInclude = {}) {
   for (const key of ['serviceChainIds', 'unifiedAssetIds', 'zippedAssetIds'] as const) {
     if ((input[key]?.length ?? 0) > 100) throw invalidArgument(key, 'at most 100 unique values', 'max-items');
   }
@@ -89,8 +94,8 @@ export async function listFlows(ctx: ChainContext, caller: Caller, input: ListFl
     where,
     orderBy: [{ [field]: newest ? 'desc' : 'asc' }, { id: newest ? 'desc' : 'asc' }],
     take: limit + 1,
-    include: { ownerAccount: { select: { publicId: true } } },
+    include: { ...include, ...OWNER },
   });
   const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ at: (r[field] as Date).toISOString(), id: r.id.toString() }));
-  return { flows: page.items.map((f) => flowView(f, f.ownerAccount.publicId)), nextPageToken: page.nextPageToken };
+  return { flows: page.items.map((f) => flowView(f, f.ownerAccount.publicId)), rows: page.items, nextPageToken: page.nextPageToken };
 }

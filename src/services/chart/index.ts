@@ -1,4 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
@@ -40,17 +41,18 @@ type Input<F extends (ctx: ChartContext, caller: Caller, input: never) => unknow
 /**
  * The chart operations, keyed by their operationId (the /v1 route table's names). Building
  * the table only closes over the context, so the operation names can be read without one.
+ * The reads take the relations a GraphQL selection reads (Pothos' query) as `include`.
  */
 export function chartOperations(ctx: ChartContext) {
   return {
     upsertLayer: (caller: Caller, input: Input<typeof upsertLayer>) => upsertLayer(ctx, caller, input),
-    listLayers: (caller: Caller, input: Input<typeof listLayers>) => listLayers(ctx, caller, input),
-    getLayer: (caller: Caller, input: Input<typeof getLayer>) => getLayer(ctx, caller, input),
+    listLayers: (caller: Caller, input: Input<typeof listLayers>, include: Prisma.ChartLayerInclude = {}) => listLayers(ctx, caller, input, include),
+    getLayer: (caller: Caller, input: Input<typeof getLayer>, include: Prisma.ChartLayerInclude = {}) => getLayer(ctx, caller, input, include),
     deleteLayer: (caller: Caller, input: Input<typeof deleteLayer>) => deleteLayer(ctx, caller, input),
-    listDrawings: (caller: Caller, input: Input<typeof listDrawings>) => listDrawings(ctx, caller, input),
+    listDrawings: (caller: Caller, input: Input<typeof listDrawings>, include: Prisma.ChartDrawingInclude = {}) => listDrawings(ctx, caller, input, include),
     upsertDrawing: (caller: Caller, input: Input<typeof upsertDrawing>) => upsertDrawing(ctx, caller, input),
     syncDrawings: (caller: Caller, input: Input<typeof syncDrawings>) => syncDrawings(ctx, caller, input),
-    getDrawing: (caller: Caller, input: Input<typeof getDrawing>) => getDrawing(ctx, caller, input),
+    getDrawing: (caller: Caller, input: Input<typeof getDrawing>, include: Prisma.ChartDrawingInclude = {}) => getDrawing(ctx, caller, input, include),
     deleteDrawing: (caller: Caller, input: Input<typeof deleteDrawing>) => deleteDrawing(ctx, caller, input),
   };
 }

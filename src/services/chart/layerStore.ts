@@ -26,9 +26,9 @@ export async function write(ctx: ChartContext, caller: Caller, operation: 'chart
   return own;
 }
 
-export async function findLayer(tx: Tx | Db, ownerId: bigint, layerId: string): Promise<LayerRow> {
+export async function findLayer(tx: Tx | Db, ownerId: bigint, layerId: string, include: Prisma.ChartLayerInclude = {}): Promise<LayerRow> {
   if (!CHART_ID.test(layerId)) throw layerNotFound();
-  const row = await tx.chartLayer.findUnique({ where: { ownerAccountId_layerId: { ownerAccountId: ownerId, layerId } } });
+  const row = await tx.chartLayer.findUnique({ where: { ownerAccountId_layerId: { ownerAccountId: ownerId, layerId } }, include });
   if (!row) throw layerNotFound();
   return row;
 }

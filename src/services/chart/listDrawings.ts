@@ -11,9 +11,15 @@ import { DRAWINGS_LIST_MAX, DRAWINGS_LIST_DEFAULT } from './listDrawings.schema.
  * Drawings of a layer, oldest change first. Without `updatedSinceMs` (or 0): the live
  * drawings. With it: every drawing changed at or after it, tombstones included; a
  * time older than the tombstone retention is refused, as deletions from then may be
- * gone. `layerRevision` is read in the same snapshot as the drawings.
+ * gone. `layerRevision` is read in the same snapshot as the drawings. `include`: the
+ * relations a GraphQL selection reads, read with the page; the rows are answered too.
  */
-export async function listDrawings(ctx: ChartContext, caller: Caller, input: { layerId: string; updatedSinceMs?: bigint; limit?: number; pageToken?: string }) {
+export async function listDrawings(
+  ctx: ChartContext,
+  caller: Caller,
+  input: { layerId: string; updatedSinceMs?: bigint; limit?: number; pageToken?: string },
+  include: Prisma.ChartDrawingInclude = {},
+) {
   const own = owner(caller);
   const limit = pageLimit(input.limit, DRAWINGS_LIST_MAX, DRAWINGS_LIST_DEFAULT);
   const since = input.updatedSinceMs ?? 0n;
@@ -49,9 +55,10 @@ export async function listDrawings(ctx: ChartContext, caller: Caller, input: { l
         where: { AND: [where, after] },
         orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
         take: limit + 1,
+        include,
       });
       const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ updatedAt: r.updatedAt.toISOString(), id: r.id.toString() }));
-      return { drawings: page.items.map((r) => drawingView(r, own.publicId)), layerRevision: layer.revision, nextPageToken: page.nextPageToken };
+      return { drawings: page.items.map((r) => drawingView(r, own.publicId)), rows: page.items, layerRevision: layer.revision, nextPageToken: page.nextPageToken };
     },
     { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead },
   );

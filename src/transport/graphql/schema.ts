@@ -1,8 +1,8 @@
 import { builder } from './builder.ts';
 import './types/account.ts';
 import './types/addressBook/index.ts';
-import './types/chain.ts';
-import './types/chart.ts';
+import './types/chain/index.ts';
+import './types/chart/index.ts';
 import './types/identity/index.ts';
 import './types/layouts/index.ts';
 import './types/ledger/index.ts';

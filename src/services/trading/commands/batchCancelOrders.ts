@@ -62,7 +62,9 @@ export async function batchCancelOrders(ctx: TradingContext, caller: Caller, inp
 
 /** Spec 7.5: a batch item's error, with the quota fields as JSON numbers. */
 function itemError(err: ApiError) {
-  const rl = err.extensions.rate_limit as Record<string, string> | undefined;
+  const rl = err.extensions.rate_limit as
+    | { limit: string; operation_id: string; policy_class: string; policy_version: string; reason: string; refill_model: string; remaining: string; retry_after_ms: string; scope: string }
+    | undefined;
   return {
     code: err.code,
     ...(rl

@@ -1,9 +1,10 @@
 import type { Caller } from '../../../auth/caller.ts';
+import type { AttachedRiskLegStatus, TriggerStatus } from '../../../generated/prisma/enums.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
-import { attachedRiskView } from '../views.ts';
+import { presentAttachedRisk } from '../../../presenters/attachedRisk.ts';
 import { withOriginRefs } from './originRefs.ts';
 
 /** Spec 4.5 Get Open Orders: the account's non-terminal orders, newest first. */
@@ -41,7 +42,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
       return {
         order: o,
         symbol: (ctx.markets.marketById(o.symbolId) as Market).symbol,
-        ...(mine.length > 0 ? { attachedRisk: attachedRiskView(o.oco, mine, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
+        ...(mine.length > 0 ? { attachedRisk: presentAttachedRisk(o.oco, mine, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
       };
     }),
     nextPageToken: page.nextPageToken,
@@ -49,7 +50,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
 }
 
 /** Trigger status as the leg state of spec 2.7 names it. */
-const LEG_STATUS: Record<string, string> = { CREATED: 'PENDING', ARMED: 'ARMED', PAUSED: 'ARMED', TRIGGERED: 'TRIGGERED', RUNNING: 'TRIGGERED', COMPLETED: 'COMPLETED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', FAILED: 'FAILED' };
+const LEG_STATUS: Record<TriggerStatus, AttachedRiskLegStatus> = { CREATED: 'PENDING', ARMED: 'ARMED', PAUSED: 'ARMED', TRIGGERED: 'TRIGGERED', RUNNING: 'TRIGGERED', COMPLETED: 'COMPLETED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', FAILED: 'FAILED' };
 
 /**
  * The attached-risk legs of these orders with the state of the triggers executing them.
@@ -64,7 +65,7 @@ export async function legsOf(ctx: TradingContext, orderIds: bigint[]) {
   });
   return triggers.flatMap((t) =>
     t.attachedRiskLeg
-      ? [{ ...t.attachedRiskLeg, ...amendedPolicy(t), parentOrderId: t.parentOrderId as bigint, status: LEG_STATUS[t.status] ?? t.status, armedAt: t.armedAt, terminalAt: t.terminalAt, triggerPublicId: t.publicId, childOrderPublicId: t.events[0]?.childOrder?.publicId ?? '' }]
+      ? [{ ...t.attachedRiskLeg, ...amendedPolicy(t), parentOrderId: t.parentOrderId as bigint, status: LEG_STATUS[t.status], armedAt: t.armedAt, terminalAt: t.terminalAt, triggerPublicId: t.publicId, childOrderPublicId: t.events[0]?.childOrder?.publicId ?? '' }]
       : [],
   );
 }

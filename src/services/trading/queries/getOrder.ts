@@ -2,7 +2,7 @@ import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { findOwnOrder, type TradingContext } from '../context.ts';
 import type { Market } from '../../markets.ts';
-import { attachedRiskView } from '../views.ts';
+import { presentAttachedRisk } from '../../../presenters/attachedRisk.ts';
 import { legsOf } from './getOpenOrders.ts';
 import { withOriginRefs } from './originRefs.ts';
 
@@ -19,6 +19,6 @@ export async function getOrder(ctx: TradingContext, caller: Caller, input: { ord
   return {
     order: row,
     symbol: (ctx.markets.marketById(row.symbolId) as Market).symbol,
-    ...(legs.length > 0 ? { attachedRisk: attachedRiskView(row.oco, legs, { policy: true, state: true }) } : {}),
+    ...(legs.length > 0 ? { attachedRisk: presentAttachedRisk(row.oco, legs, { policy: true, state: true }) } : {}),
   };
 }

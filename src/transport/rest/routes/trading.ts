@@ -1,5 +1,13 @@
-import { formatScaled } from '../../../domain/money.ts';
-import type { LedgerTransferLeg } from '../../../generated/prisma/client.ts';
+import { presentAttachedRisk, presentAttachedRiskSet, attachedRiskSetSchema } from '../../../presenters/attachedRisk.ts';
+import { batchCancelSchema, presentBatchCancel } from '../../../presenters/batchCancel.ts';
+import { deadManSwitchSchema, presentDeadManSwitch } from '../../../presenters/deadManSwitch.ts';
+import { fillSchema, presentFill, presentFillLeg, userTradesSchema } from '../../../presenters/fill.ts';
+import { openOrdersSchema, orderEnvelopeSchema, presentOrder } from '../../../presenters/order.ts';
+import { orderAcceptedSchema, presentOrderAccepted } from '../../../presenters/orderAccepted.ts';
+import { orderBookSchema, presentOrderBook } from '../../../presenters/orderBook.ts';
+import { orderCanceledSchema, ordersCanceledSchema, presentOrderCanceled, presentOrdersCanceled } from '../../../presenters/orderCancel.ts';
+import { presentPublicTrades, publicTradesSchema } from '../../../presenters/publicTrade.ts';
+import { presentSpotConfig, spotConfigSchema } from '../../../presenters/spotConfig.ts';
 import {
   BATCH_CANCEL_MAX,
   batchCancelOrdersBody,
@@ -15,48 +23,15 @@ import {
   getOrderQuery,
   getPublicTradesQuery,
   getUserTradesQuery,
-  levelView,
   modifyOrderBody,
   ORDER_BOOK_DEPTH_DEFAULT,
-  orderView as orderJson,
   PUBLIC_TRADES_LIMIT_DEFAULT,
-  publicTradeView,
   replaceOrderBody,
   setAttachedRiskBody,
-  tradeView as tradeJson,
 } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
 import type { Market } from '../../../services/markets.ts';
-import { toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
-
-function tradeLegJson(l: LedgerTransferLeg) {
-  return {
-    matchId: (l.matchId ?? 0n).toString(),
-    symbolId: l.symbolId ?? 0,
-    account: l.ledgerAccount,
-    asset: String(l.assetId),
-    isDebit: l.isDebit,
-    transferCode: l.transferCode,
-    txId: l.txId ?? '',
-    timestamp: l.timestampUs.toString(),
-  };
-}
-
-/** Spec 4.5 Create Order response (also answered by replace). */
-function acceptedJson(r: { orderId: string; clientOrderId: string; acceptedAt: Date; acceptedAtTsNs: bigint; resolvedBaseQty: bigint; submittedMaxQuoteDebit?: bigint | undefined; market: Market; legTriggers?: Partial<Record<'stopLoss' | 'takeProfit' | 'trailingStop', string>> }) {
-  return {
-    orderId: r.orderId,
-    ...(r.clientOrderId ? { clientOrderId: r.clientOrderId } : {}),
-    acceptedAt: toRfc3339(r.acceptedAt),
-    acceptedAtTsNs: r.acceptedAtTsNs.toString(),
-    resolvedBaseQty: formatScaled(r.resolvedBaseQty, r.market.baseQuantityScale),
-    ...(r.submittedMaxQuoteDebit !== undefined ? { submittedMaxQuoteDebit: formatScaled(r.submittedMaxQuoteDebit, r.market.quoteQuantityScale) } : {}),
-    stopLossTriggerId: r.legTriggers?.stopLoss ?? '',
-    takeProfitTriggerId: r.legTriggers?.takeProfit ?? '',
-    trailingStopTriggerId: r.legTriggers?.trailingStop ?? '',
-  };
-}
 
 export function tradingRoutes(s: Services) {
   const market = (symbolId: number) => s.markets.marketById(symbolId) as Market;
@@ -67,7 +42,8 @@ export function tradingRoutes(s: Services) {
       url: '/v1/spot/config',
       summary: 'Markets and assets: scales, tick size, minimums, fee rates per VIP tier',
       auth: 'public',
-      handler: async () => s.orders.getSpotConfig(),
+      response: spotConfigSchema,
+      handler: async () => presentSpotConfig(s.orders.getSpotConfig()),
     }),
     defineRoute({
       operationId: 'createOrder',
@@ -76,6 +52,8 @@ export function tradingRoutes(s: Services) {
       summary: 'Create an order (spec 4.5)',
       auth: 'caller',
       body: createOrderBody,
+      response: orderAcceptedSchema,
+      hotPath: true,
       // One order variant per request: exactly one of limitGtc, limitGtd, limitIoc, marketIoc.
       examples: {
         limitGtc: {
@@ -108,8 +86,7 @@ export function tradingRoutes(s: Services) {
         },
       },
       handler: async ({ body }, ctx) => {
-        const r = await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order: body.order });
-        return acceptedJson(r);
+        return presentOrderAccepted(await s.orders.createOrder(ctx.caller, { ...(body.subaccountId ? { subaccountId: body.subaccountId } : {}), order: body.order }));
       },
     }),
     defineRoute({
@@ -120,9 +97,10 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       params: getOrderParams,
       query: getOrderQuery,
+      response: orderEnvelopeSchema,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getOrder(ctx.caller, { orderId: params.orderId, ...query });
-        return { order: orderJson(r.order, market(r.order.symbolId)) };
+        return { order: presentOrder(r.order, market(r.order.symbolId)) };
       },
     }),
     defineRoute({
@@ -133,9 +111,10 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       params: getOrderByClientOrderIdParams,
       query: getOrderByClientOrderIdQuery,
+      response: orderEnvelopeSchema,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getOrderByClientOrderId(ctx.caller, { clientOrderId: params.clientOrderId, ...query });
-        return { order: orderJson(r.order, market(r.order.symbolId)) };
+        return { order: presentOrder(r.order, market(r.order.symbolId)) };
       },
     }),
     defineRoute({
@@ -145,6 +124,7 @@ export function tradingRoutes(s: Services) {
       summary: 'Non-terminal orders of an account (spec 4.5)',
       auth: 'caller',
       query: getOpenOrdersQuery,
+      response: openOrdersSchema,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.getOpenOrders(ctx.caller, {
           includeAttachedRisk: query.includeAttachedRisk === true,
@@ -157,10 +137,7 @@ export function tradingRoutes(s: Services) {
           ...(query.pageToken ? { pageToken: query.pageToken } : {}),
         });
         return {
-          orders: r.orders.map((o) => ({
-            ...orderJson(o.order, market(o.order.symbolId)),
-            ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}),
-          })),
+          orders: r.orders.map((o) => presentOrder(o.order, market(o.order.symbolId), o.attachedRisk)),
           nextPageToken: r.nextPageToken,
         };
       },
@@ -172,10 +149,9 @@ export function tradingRoutes(s: Services) {
       summary: 'Cancel an order (spec 4.5)',
       auth: 'caller',
       body: cancelOrderBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.cancelOrder(ctx.caller, body);
-        return { orderId: r.orderId, status: r.status, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
-      },
+      response: orderCanceledSchema,
+      hotPath: true,
+      handler: async ({ body }, ctx) => presentOrderCanceled(await s.orders.cancelOrder(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'modifyOrder',
@@ -184,9 +160,11 @@ export function tradingRoutes(s: Services) {
       summary: 'Change a resting order’s total quantity (across the lineage, filled included) and/or price (a decrease keeps priority)',
       auth: 'caller',
       body: modifyOrderBody,
+      response: orderEnvelopeSchema,
+      hotPath: true,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.modifyOrder(ctx.caller, body);
-        return { order: orderJson(r.order, r.market) };
+        return { order: presentOrder(r.order, r.market) };
       },
     }),
     defineRoute({
@@ -199,15 +177,8 @@ export function tradingRoutes(s: Services) {
       examples: {
         bracket: { summary: 'Protect a filled BUY with a stop at 2300 and a take-profit at 2600, one canceling the other', value: { orderId: '5Hx3v9Lq2', attachedRisk: { oco: true, stopLoss: { triggerPrice: '2300', child: { marketIoc: {} } }, takeProfit: { triggerPrice: '2600', child: { limit: { price: '2600' } } } } } },
       },
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.setAttachedRisk(ctx.caller, body);
-        return {
-          orderId: r.order.publicId,
-          stopLossTriggerId: r.legTriggers.stopLoss ?? '',
-          takeProfitTriggerId: r.legTriggers.takeProfit ?? '',
-          trailingStopTriggerId: r.legTriggers.trailingStop ?? '',
-        };
-      },
+      response: attachedRiskSetSchema,
+      handler: async ({ body }, ctx) => presentAttachedRiskSet(await s.orders.setAttachedRisk(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'replaceOrder',
@@ -216,10 +187,9 @@ export function tradingRoutes(s: Services) {
       summary: 'Replace an open order with the next generation of its lineage; baseQty is the lineage’s total, filled included',
       auth: 'caller',
       body: replaceOrderBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.replaceOrder(ctx.caller, body);
-        return acceptedJson(r);
-      },
+      response: orderAcceptedSchema,
+      hotPath: true,
+      handler: async ({ body }, ctx) => presentOrderAccepted(await s.orders.replaceOrder(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'batchCancelOrders',
@@ -228,7 +198,8 @@ export function tradingRoutes(s: Services) {
       summary: `Cancel up to ${BATCH_CANCEL_MAX} orders; requestId makes the batch idempotent (spec 4.5, 7.5)`,
       auth: 'caller',
       body: batchCancelOrdersBody,
-      handler: async ({ body }, ctx) => s.orders.batchCancelOrders(ctx.caller, body),
+      response: batchCancelSchema,
+      handler: async ({ body }, ctx) => presentBatchCancel(await s.orders.batchCancelOrders(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'cancelAllAfter',
@@ -237,7 +208,8 @@ export function tradingRoutes(s: Services) {
       summary: 'Dead-man switch: cancel the orders in scope unless refreshed within timeoutSec (spec 3, 4.5)',
       auth: 'caller',
       body: cancelAllAfterBody,
-      handler: async ({ body }, ctx) => s.orders.cancelAllAfter(ctx.caller, body),
+      response: deadManSwitchSchema,
+      handler: async ({ body }, ctx) => presentDeadManSwitch(await s.orders.cancelAllAfter(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'cancelAllOrders',
@@ -246,10 +218,8 @@ export function tradingRoutes(s: Services) {
       summary: 'Cancel every open order of an account, optionally by symbol and side',
       auth: 'caller',
       body: cancelAllOrdersBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.cancelAllOrders(ctx.caller, body);
-        return { canceledCount: r.canceledCount, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
-      },
+      response: ordersCanceledSchema,
+      handler: async ({ body }, ctx) => presentOrdersCanceled(await s.orders.cancelAllOrders(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'getUserTrades',
@@ -258,11 +228,12 @@ export function tradingRoutes(s: Services) {
       summary: 'The caller’s fills (spec 4.5)',
       auth: 'caller',
       query: getUserTradesQuery,
+      response: userTradesSchema,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.getUserTrades(ctx.caller, query);
         return {
-          trades: r.trades.map((t) => tradeJson(t.trade, market(t.trade.symbolId), t.orderPublicId)),
-          transfers: r.transfers.map(tradeLegJson),
+          trades: r.trades.map((t) => presentFill(t.trade, market(t.trade.symbolId), t.orderPublicId)),
+          transfers: r.transfers.map(presentFillLeg),
           nextPageToken: r.nextPageToken,
         };
       },
@@ -274,11 +245,8 @@ export function tradingRoutes(s: Services) {
       summary: 'Aggregated order book levels (public)',
       auth: 'public',
       query: getOrderBookQuery,
-      handler: async ({ query }) => {
-        const { market: m, depth, sequence } = s.orders.getOrderBook(query.symbol, query.depth ?? ORDER_BOOK_DEPTH_DEFAULT);
-        const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, m);
-        return { symbol: m.symbol, sequence: sequence.toString(), bids: depth.bids.map(level), asks: depth.asks.map(level) };
-      },
+      response: orderBookSchema,
+      handler: async ({ query }) => presentOrderBook(s.orders.getOrderBook(query.symbol, query.depth ?? ORDER_BOOK_DEPTH_DEFAULT)),
     }),
     defineRoute({
       operationId: 'getPublicTrades',
@@ -287,10 +255,8 @@ export function tradingRoutes(s: Services) {
       summary: 'Recent trades of a symbol, newest first (public)',
       auth: 'public',
       query: getPublicTradesQuery,
-      handler: async ({ query }) => {
-        const { market: m, trades } = await s.orders.getPublicTrades(query.symbol, query.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT);
-        return { symbol: m.symbol, trades: trades.map((t) => publicTradeView(t, m)) };
-      },
+      response: publicTradesSchema,
+      handler: async ({ query }) => presentPublicTrades(await s.orders.getPublicTrades(query.symbol, query.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT)),
     }),
   ];
 }
