@@ -28,8 +28,6 @@ const EXCEPTIONS: Record<string, string> = {
   'getOpenOrders: filter includeAttachedRiskState (no Viewer.openOrders(includeAttachedRiskState))': `${SELECTED} (Order.attachedRisk, state included)`,
   'getUserTrades: filter includeTransfers (no Viewer.fills(includeTransfers))': `${SELECTED} (ViewerFillsConnection.transfers)`,
   'listBalances: response field accountId (not on Viewer.balances)': 'the balances are the viewer’s (Viewer.rootAccountId) or those of the subaccountId asked for',
-  // Typed on /v1 by issue 28 while src/transport/graphql/types/ is being split: the field is added there, and this entry goes.
-  'cancelAllTriggers: response field ts (not on Mutation.cancelAllTriggers)': 'not yet added to CancelAllTriggersPayload (issue 28)',
 };
 
 /**
@@ -50,24 +48,6 @@ const PENDING_TRADING: string[] = [
   'getPublicTrades: response field symbol (not on Query.publicTrades)',
 ];
 for (const gap of PENDING_TRADING) EXCEPTIONS[gap] = 'pending: GraphQL trading types from the presenters (issue 28)';
-
-/**
- * What the writes whose routes have no response schema yet (typed-responses.test.ts,
- * NOT_YET_TYPED) answer over /v1, as their handlers write it: the walk has no schema to
- * read, so their GraphQL payloads are held to these. An operation goes from here when its
- * route gets its schema, which the walk then reads.
- */
-const UNTYPED_WRITE_ANSWERS: Record<string, string[]> = {
-  createTrigger: ['triggerId', 'clientTriggerId', 'acceptedAt', 'acceptedAtTsNs'],
-  cancelAllTriggers: ['canceledTriggerIds', 'canceledCount', 'ts', 'tsNs'],
-};
-/** The writes answering `{trigger}`: GraphQL answers the resource, whose type the reads' walk covers. */
-const UNTYPED_RESOURCE_WRITES: Record<string, string> = {
-  cancelTrigger: 'Trigger',
-  modifyTrigger: 'Trigger',
-  pauseTrigger: 'Trigger',
-  resumeTrigger: 'Trigger',
-};
 
 interface Operation {
   operationId: string;
@@ -206,30 +186,6 @@ describe('GraphQL at parity with /v1 (issue 28)', () => {
     expect(found.filter((f) => !(f in EXCEPTIONS))).toEqual([]);
     // An exception that no longer matches anything is stale: it goes.
     expect(Object.keys(EXCEPTIONS).filter((e) => !found.includes(e))).toEqual([]);
-  });
-
-  it('gives the writes without a response schema a GraphQL payload with every field /v1 answers', () => {
-    const untyped = operations.filter((o) => o.method !== 'GET' && !propertiesOf(successSchema(o.op)));
-    const gaps: string[] = [];
-    for (const [operationId, fields] of Object.entries(UNTYPED_WRITE_ANSWERS)) {
-      const found = counterpartOf(operationId, 'POST');
-      if ('looked' in found) {
-        gaps.push(`${operationId}: no GraphQL field`);
-        continue;
-      }
-      const type = getNamedType(found.field.type);
-      const have = isObjectType(type) ? type.getFields() : {};
-      gaps.push(...fields.filter((f) => !(f in have)).map((f) => `${operationId}: ${f} (not on ${found.at})`));
-    }
-    for (const [operationId, typeName] of Object.entries(UNTYPED_RESOURCE_WRITES)) {
-      const found = counterpartOf(operationId, 'POST');
-      if ('looked' in found || getNamedType(found.field.type).name !== typeName) gaps.push(`${operationId}: does not answer ${typeName}`);
-    }
-    expect(gaps).toEqual([]);
-    // Every untyped trigger write is held to its answer here; a typed one goes.
-    const listed = [...Object.keys(UNTYPED_WRITE_ANSWERS), ...Object.keys(UNTYPED_RESOURCE_WRITES)];
-    expect(untyped.filter((o) => /trigger/i.test(o.operationId) && !listed.includes(o.operationId)).map((o) => o.operationId)).toEqual([]);
-    expect(listed.filter((id) => !untyped.some((o) => o.operationId === id))).toEqual([]);
   });
 
   it('names only GraphQL fields and arguments that exist in its table of counterparts', () => {
