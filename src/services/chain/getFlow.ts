@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import type { ChainContext } from './context.ts';
 import { flowView } from './flowView.ts';
 import { visibleFlows } from './listFlows.ts';
@@ -15,6 +15,6 @@ const FLOW_ID_MAX = 64;
 export async function getFlow(ctx: ChainContext, caller: Caller, input: { flowId: string }) {
   const { visible } = await visibleFlows(ctx, caller);
   const row = input.flowId.length > FLOW_ID_MAX ? null : await ctx.db.lifecycleFlow.findFirst({ where: { ...visible, publicId: input.flowId }, include: { ownerAccount: { select: { publicId: true } } } });
-  if (!row) throw new ApiError('not-found', 'no flow with this id', { code: 'FLOW_NOT_FOUND' });
+  if (!row) throw errors.FLOW_NOT_FOUND('no flow with this id');
   return { flow: flowView(row, row.ownerAccount.publicId) };
 }

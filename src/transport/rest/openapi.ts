@@ -1,5 +1,4 @@
-import { ERROR_CATALOGUE } from '../../domain/errorCatalogue.ts';
-import { ERROR_KEYS } from '../../domain/errors.ts';
+import { ERROR_CATALOGUE, ERROR_KEYS } from '../../domain/errorCatalogue.ts';
 import type { RouteSpec } from './route.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import type { Violation as ViolationShape } from '../../../domain/errors.ts';
+import type { Violation as ViolationShape } from '../../../domain/errorCatalogue.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import type { Asset, Market } from '../../../services/markets.ts';
 import {
