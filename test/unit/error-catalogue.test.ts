@@ -5,6 +5,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ApiError, ERROR_CATALOGUE, ERROR_KEYS, type ErrorCode, type ErrorKey, errors } from '../../src/domain/errorCatalogue.ts';
 import { TransferCode } from '../../src/generated/prisma/enums.ts';
 import { openApiDocument } from '../../src/transport/openapiDocument.ts';
+import { NOT_OPERATION_ERRORS, OPERATION_ERRORS } from '../../src/transport/rest/operationErrors.ts';
+import { reachableCodes } from '../helpers/errorReach.ts';
 
 /**
  * Errors once (issue 28): the catalogue, docs/api-decisions.md ("Error codes") and the code
@@ -198,3 +200,39 @@ describe('error responses of /v1/openapi.json', () => {
   });
 });
 
+
+describe('documented errors of each /v1 operation', () => {
+  type Operation = { operationId?: string; 'x-codes'?: Record<string, string[]> };
+  const operations = async () =>
+    Object.values((await openApiDocument()).paths as Record<string, Record<string, Operation>>)
+      .flatMap((pathItem) => Object.values(pathItem))
+      .filter((op): op is Operation & { operationId: string } => typeof op.operationId === 'string' && op['x-codes'] !== undefined);
+  const documented = (op: Operation) => new Set(Object.values(op['x-codes'] ?? {}).flat());
+
+  it('list, per status, the common codes of the operation’s auth mode and its own, each code under its own status', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(90);
+    expect(Object.keys(OPERATION_ERRORS).sort()).toEqual(ops.map((op) => op.operationId).sort());
+    for (const op of ops) {
+      for (const [status, list] of Object.entries(op['x-codes'] ?? {})) {
+        expect(list.filter((c) => !isCatalogued(c) || String(ERROR_KEYS[ERROR_CATALOGUE[c].key].status) !== status), `${op.operationId} ${status}`).toEqual([]);
+      }
+      for (const code of OPERATION_ERRORS[op.operationId] ?? []) expect(documented(op).has(code), `${op.operationId} ${code}`).toBe(true);
+    }
+  });
+
+  it('cover every catalogue code, but those no /v1 operation gives (NOT_OPERATION_ERRORS)', async () => {
+    const all = new Set([...(await operations()).flatMap((op) => [...documented(op)]), ...NOT_OPERATION_ERRORS]);
+    expect(codes.filter((c) => !all.has(c))).toEqual([]);
+  });
+
+  it('include every code the route’s handler can reach in the code (test/helpers/errorReach.ts)', async () => {
+    const reach = reachableCodes(root);
+    const ops = new Map((await operations()).map((op) => [op.operationId, documented(op)]));
+    expect(reach.size).toBe(ops.size);
+    // The walk must find the codes it vouches for, or empty sets would pass.
+    expect([...reach.values()].reduce((n, set) => n + set.size, 0)).toBeGreaterThan(500);
+    const missing = [...reach].flatMap(([op, reached]) => [...reached].filter((c) => !ops.get(op)?.has(c)).map((c) => `${op} ${c}`));
+    expect(missing).toEqual([]);
+  }, 300_000);
+});

@@ -308,7 +308,7 @@ export function validateTriggerChange(input: ModifyTriggerInput, market: Market,
   return change;
 }
 
-/** `trailingDistance.trailingDistanceBps` → `trailingDistanceBps`: the modify body is flat. */
+/** `trailingDistance.trailingDistanceBps` → `trailingDistanceBps`: the modify body is flat. trailingDistanceOf refuses with BAD_REQUEST only. */
 function renamed(err: ApiError): ApiError {
-  return errors[err.code](err.message, { violations: err.violations.map((v) => ({ ...v, fieldPath: v.fieldPath.replace(/^trailingDistance\./, '') })) });
+  return errors.BAD_REQUEST(err.message, { violations: err.violations.map((v) => ({ ...v, fieldPath: v.fieldPath.replace(/^trailingDistance\./, '') })) });
 }
