@@ -496,8 +496,8 @@ async function newApiKey(baseUrl: string, session: SignedIn): Promise<ClientKey>
   return { keyId: r.body.apiKey.keyId, ...pair };
 }
 
-/** A hostile path segment can miss the operation's route: these answers are not the operation's. */
-const UNROUTED = new Set<string>([codes.ROUTE_NOT_FOUND, codes.MALFORMED_URL, codes.MALFORMED_REQUEST, codes.URI_TOO_LONG]);
+/** Answered before routing (a hostile path or request line): not the operation's answers. */
+const UNROUTED = new Set<string>([codes.ROUTE_NOT_FOUND, codes.MALFORMED_URL, codes.MALFORMED_REQUEST, codes.URI_TOO_LONG, codes.HEADERS_TOO_LARGE, codes.REQUEST_TIMEOUT]);
 
 /** Credential codes after which the fuzzer's own identity must be renewed (it fuzzed itself out). */
 const LOST_CREDENTIAL = new Set(['INVALID_SESSION', 'API_KEY_REVOKED', 'API_KEY_EXPIRED', 'UNKNOWN_API_KEY', 'IP_NOT_ALLOWED', 'MISSING_PERMISSION', 'RATE_LIMIT_EXCEEDED']);
@@ -556,7 +556,8 @@ export class Fuzzer {
     const reason = judge(plan.target, plan.method, res.status, contentType, body);
     if (reason) return this.record(request, res.status, reason, text);
     const code = body?.code ?? body?.errors?.[0]?.extensions?.code;
-    if (op.codes && res.status >= 400 && typeof body?.code === 'string' && !op.codes.has(code) && !UNROUTED.has(code)) {
+    // A request sent with another method than the operation's reaches another route, if any.
+    if (op.codes && plan.method === op.method && res.status >= 400 && typeof body?.code === 'string' && !op.codes.has(code) && !UNROUTED.has(code)) {
       return this.record(request, res.status, `${code} is not among the operation's documented x-codes`, text);
     }
     if ((res.status === 401 || res.status === 403 || res.status === 429) && LOST_CREDENTIAL.has(code) && auth !== 'garbage' && auth !== 'none') await this.renewSoon();
