@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { ApiError } from './domain/errors.ts';
+import { ApiError } from './domain/errorCatalogue.ts';
 import type { ChainAdapter } from './infra/chain/adapter.ts';
 import { systemClock, type Clock } from './infra/clock.ts';
 import { openDatabase, type Database } from './infra/database.ts';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../domain/errors.ts';
-import type { ErrorCode } from '../domain/errorCatalogue.ts';
+import { ApiError, errors } from '../domain/errorCatalogue.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import type { SharedStore } from '../infra/redis.ts';
@@ -58,8 +57,7 @@ interface CachedKey {
 /** lastUsedAt is kept to the second: a busy key costs one store write a second, not one a request. */
 const LAST_USED_RESOLUTION_MS = 1_000;
 
-const unauthenticated = (code: ErrorCode, detail: string) => new ApiError('unauthenticated', detail, { code });
-export const replayedRequest = () => unauthenticated('REPLAYED_REQUEST', 'this signature was already used');
+export const replayedRequest = () => errors.REPLAYED_REQUEST('this signature was already used');
 
 export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(text).digest());
@@ -67,13 +65,13 @@ export function sha256(text: string | Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** A key that is neither revoked nor expired at `now` (epoch ms). */
 function assertUsable(key: CachedKey, now: number): void {
-  if (key.row.status !== 'ACTIVE') throw unauthenticated('API_KEY_REVOKED', 'the API key was revoked');
-  if (key.row.expiresAt && key.row.expiresAt.getTime() <= now) throw unauthenticated('API_KEY_EXPIRED', 'the API key has expired');
+  if (key.row.status !== 'ACTIVE') throw errors.API_KEY_REVOKED('the API key was revoked');
+  if (key.row.expiresAt && key.row.expiresAt.getTime() <= now) throw errors.API_KEY_EXPIRED('the API key has expired');
 }
 
 function assertAllowedFrom(key: CachedKey, ip: string): void {
   if (!ipAllowed(ip, key.row.ipWhitelist)) {
-    throw new ApiError('permission-denied', 'the client address is not in the key’s IP whitelist', { code: 'IP_NOT_ALLOWED' });
+    throw errors.IP_NOT_ALLOWED('the client address is not in the key’s IP whitelist');
   }
 }
 
@@ -131,24 +129,23 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   async function authenticateApiKey(req: AuthRequest, keyId: string, timestamp: string, signature: string): Promise<ApiKeyCaller> {
-    if (!TIMESTAMP.test(timestamp)) throw unauthenticated('INVALID_TIMESTAMP', 'X-API-TIMESTAMP must be epoch milliseconds');
+    if (!TIMESTAMP.test(timestamp)) throw errors.INVALID_TIMESTAMP('X-API-TIMESTAMP must be epoch milliseconds');
     const now = clock.now().getTime();
     if (Math.abs(now - Number(timestamp)) > skewMs) {
       // The server's time lets a client correct its clock instead of guessing why it is refused.
-      throw new ApiError('unauthenticated', `X-API-TIMESTAMP is more than ${skewMs / 1000} s from the server clock`, {
-        code: 'TIMESTAMP_OUT_OF_WINDOW',
+      throw errors.TIMESTAMP_OUT_OF_WINDOW(`X-API-TIMESTAMP is more than ${skewMs / 1000} s from the server clock`, {
         extensions: { serverTimeMs: String(now) },
       });
     }
-    if (!KEY_ID.test(keyId)) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    if (!KEY_ID.test(keyId)) throw errors.UNKNOWN_API_KEY('unknown API key');
     const key = await loadKey(keyId);
-    if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    if (!key) throw errors.UNKNOWN_API_KEY('unknown API key');
     const message = Buffer.from(signingString(timestamp, req.method, req.target, req.rawBody), 'utf8');
     const signatureBytes = Buffer.from(signature, 'base64');
     // Only the canonical spelling: the last base64 character carries 4 unused bits, so 16
     // spellings decode to the same bytes, and the replay guard below is keyed on the text.
     if (!BASE64_SIGNATURE.test(signature) || signatureBytes.toString('base64') !== signature || !verifyEd25519(key.publicKey, message, signatureBytes)) {
-      throw unauthenticated('INVALID_SIGNATURE', 'X-API-SIGNATURE does not verify');
+      throw errors.INVALID_SIGNATURE('X-API-SIGNATURE does not verify');
     }
     assertUsable(key, now);
     // The signature is claimed later, in the request's one Redis call (see PendingSignature).
@@ -177,11 +174,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   async function inspect(caller: Caller, ip: string): Promise<CredentialState> {
     if (caller.kind === 'session') {
       const session = await db.session.findUnique({ where: { id: caller.sessionId }, select: { revokedAt: true, expiresAt: true } });
-      if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+      if (!session || session.revokedAt || session.expiresAt <= clock.now()) throw errors.INVALID_SESSION('unknown or expired session');
       return { caller, expiresAtMs: session.expiresAt.getTime() };
     }
     const key = await loadKey(caller.keyId);
-    if (!key) throw unauthenticated('UNKNOWN_API_KEY', 'unknown API key');
+    if (!key) throw errors.UNKNOWN_API_KEY('unknown API key');
     assertUsable(key, clock.now().getTime());
     assertAllowedFrom(key, ip);
     const { signature: _used, subaccountId: _scope, ...rest } = caller;
@@ -216,14 +213,14 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   });
 
   async function authenticateSession(token: string): Promise<SessionCaller> {
-    if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw errors.INVALID_SESSION('unknown or expired session');
     const session = await db.session.findUnique({
       where: { tokenHash: sha256(token) },
       include: { account: { select: { publicId: true, kind: true } } },
     });
     const now = clock.now();
     if (!session || session.revokedAt || session.expiresAt <= now || session.account.kind !== 'ROOT') {
-      throw unauthenticated('INVALID_SESSION', 'unknown or expired session');
+      throw errors.INVALID_SESSION('unknown or expired session');
     }
     return { kind: 'session', rootAccountId: session.accountId, rootPublicId: session.account.publicId, sessionId: session.id };
   }
@@ -241,17 +238,17 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       const signature = h('x-api-signature');
       const anyKeyHeader = keyId !== undefined || timestamp !== undefined || signature !== undefined;
       if (authorization !== undefined && anyKeyHeader) {
-        throw unauthenticated('AMBIGUOUS_CREDENTIALS', 'send either a session token or API key headers, not both');
+        throw errors.AMBIGUOUS_CREDENTIALS('send either a session token or API key headers, not both');
       }
       if (anyKeyHeader) {
         if (keyId === undefined || timestamp === undefined || signature === undefined) {
-          throw unauthenticated('INCOMPLETE_SIGNATURE', 'X-API-KEY-ID, X-API-TIMESTAMP and X-API-SIGNATURE go together');
+          throw errors.INCOMPLETE_SIGNATURE('X-API-KEY-ID, X-API-TIMESTAMP and X-API-SIGNATURE go together');
         }
         return authenticateApiKey(req, keyId, timestamp, signature);
       }
       if (authorization !== undefined) {
         const match = /^Bearer ([A-Za-z0-9_-]{1,256})$/.exec(authorization);
-        if (!match) throw unauthenticated('INVALID_SESSION', 'Authorization must be "Bearer <sessionToken>"');
+        if (!match) throw errors.INVALID_SESSION('Authorization must be "Bearer <sessionToken>"');
         return authenticateSession(match[1] as string);
       }
       return undefined;

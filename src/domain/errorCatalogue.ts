@@ -1,4 +1,22 @@
-import { ApiError, type ApiErrorOptions, type ErrorKey } from './errors.ts';
+/** The kinds of error: each is one HTTP status, with its title and the code it answers when its site names none. */
+export const ERROR_KEYS = {
+  'invalid-argument': { status: 400, title: 'Invalid Argument', code: 'BAD_REQUEST' },
+  unauthenticated: { status: 401, title: 'Unauthenticated', code: 'UNAUTHENTICATED' },
+  'permission-denied': { status: 403, title: 'Permission Denied', code: 'PERMISSION_DENIED' },
+  'not-found': { status: 404, title: 'Not Found', code: 'NOT_FOUND' },
+  'method-not-allowed': { status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' },
+  'request-timeout': { status: 408, title: 'Request Timeout', code: 'REQUEST_TIMEOUT' },
+  conflict: { status: 409, title: 'Conflict', code: 'CONFLICT' },
+  'payload-too-large': { status: 413, title: 'Payload Too Large', code: 'PAYLOAD_TOO_LARGE' },
+  'uri-too-long': { status: 414, title: 'URI Too Long', code: 'URI_TOO_LONG' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  'rate-limit-exceeded': { status: 429, title: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' },
+  'request-header-fields-too-large': { status: 431, title: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE' },
+  internal: { status: 500, title: 'Internal Error', code: 'INTERNAL' },
+  unavailable: { status: 503, title: 'Unavailable', code: 'UNAVAILABLE' },
+} as const;
+
+export type ErrorKey = keyof typeof ERROR_KEYS;
 
 /**
  * Every code the service answers, REST (`code` of the problem body) and GraphQL
@@ -178,6 +196,55 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+export interface Violation {
+  /** Request field path using canonical field names, e.g. `order.limitGtc.price`. */
+  fieldPath: string;
+  message: string;
+  /** Stable id for programmatic matching, e.g. `required`, `max-length`, `int64`. */
+  ruleId: string;
+}
+
+export interface ApiErrorOptions {
+  /** One of the catalogue's; the key's default when absent. */
+  code?: ErrorCode;
+  violations?: Violation[];
+  /** Extra members rendered into the body (e.g. `rate_limit`). */
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * The one error type every layer throws. Transports render it (REST as
+ * application/problem+json, GraphQL as extensions); nothing else produces an error body.
+ * Only the factories below construct it (test/unit/error-catalogue.test.ts).
+ */
+export class ApiError extends Error {
+  readonly key: ErrorKey;
+  readonly code: ErrorCode;
+  readonly violations: Violation[];
+  readonly extensions: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(key: ErrorKey, detail: string, options: ApiErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.key = key;
+    this.code = options.code ?? ERROR_KEYS[key].code;
+    this.violations = options.violations ?? [];
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_KEYS[this.key].status;
+  }
+
+  get title(): string {
+    return ERROR_KEYS[this.key].title;
+  }
+}
+
 /** An error built by its code's factory: the compiler knows its code and its key. */
 export type CataloguedError<C extends ErrorCode> = ApiError & { readonly code: C; readonly key: (typeof ERROR_CATALOGUE)[C]['key'] };
 
@@ -197,3 +264,9 @@ function factory<C extends ErrorCode>(code: C): ErrorFactory<C> {
 export const errors = Object.freeze(Object.fromEntries((Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => [code, factory(code)]))) as {
   readonly [C in ErrorCode]: ErrorFactory<C>;
 };
+
+/**
+ * Each code as a value, for a site that carries a code as data rather than throwing it: an
+ * engine's reject reason recorded in its journal and events, a code compared against.
+ */
+export const codes = Object.freeze(Object.fromEntries((Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => [code, code]))) as { readonly [C in ErrorCode]: C };

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from './errors.ts';
+import { errors } from './errorCatalogue.ts';
+import { invalidArgument } from './errors.ts';
 import { formatScaled, MAX_LEDGER_AMOUNT_E18 } from './money.ts';
 
 /**
@@ -76,9 +77,9 @@ export function decodePayload(bytes: Uint8Array): WithdrawPayload {
   if (action !== 'TO_FUNDING' && action !== 'TO_EXTERNAL_CHAIN') throw invalidArgument(field('action'), 'must be TO_FUNDING or TO_EXTERNAL_CHAIN', 'enum');
   const amount = str(o, 'amount', true) as string;
   if (/^[0-9]*\.[0-9]*$/.test(amount)) {
-    throw invalidArgument(field('amount'), `is an integer count of 1e-18 units, without a decimal point (1.5 units is "1500000000000000000"); got "${amount}"`, 'e18-integer', 'AMOUNT_ENCODING');
+    throw invalidArgument(field('amount'), `is an integer count of 1e-18 units, without a decimal point (1.5 units is "1500000000000000000"); got "${amount}"`, 'e18-integer', errors.AMOUNT_ENCODING);
   }
-  if (!/^[1-9][0-9]{0,77}$/.test(amount)) throw invalidArgument(field('amount'), 'must be a positive integer count of 1e-18 units, without leading zeros', 'e18-integer', 'AMOUNT_ENCODING');
+  if (!/^[1-9][0-9]{0,77}$/.test(amount)) throw invalidArgument(field('amount'), 'must be a positive integer count of 1e-18 units, without leading zeros', 'e18-integer', errors.AMOUNT_ENCODING);
   if (BigInt(amount) > MAX_LEDGER_AMOUNT_E18) throw invalidArgument(field('amount'), 'is larger than any balance can be', 'max');
   const assetId = o.assetId;
   if (typeof assetId !== 'number' || !Number.isInteger(assetId) || assetId <= 0 || assetId > 2 ** 31 - 1) throw invalidArgument(field('assetId'), 'must be a positive int32 JSON integer', 'int32');
@@ -111,7 +112,7 @@ export function decodePayload(bytes: Uint8Array): WithdrawPayload {
     nonce,
   };
   if (!sameBytes(encodePayload(payload), bytes)) {
-    throw invalidArgument('payload', 'is not in canonical form: keys in ascending order, no whitespace, assetId an integer, every other value a string', 'canonical', 'PAYLOAD_NOT_CANONICAL');
+    throw invalidArgument('payload', 'is not in canonical form: keys in ascending order, no whitespace, assetId an integer, every other value a string', 'canonical', errors.PAYLOAD_NOT_CANONICAL);
   }
   return payload;
 }
@@ -126,9 +127,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export function checkDeadline(deadlineTsSec: string, nowMs: number): void {
   const deadline = Number(deadlineTsSec);
   const now = Math.floor(nowMs / 1000);
-  if (deadline <= now) throw new ApiError('invalid-argument', `payload.deadlineTsSec: the authorization expired at ${deadline}; it is now ${now}`, { code: 'DEADLINE_EXPIRED', violations: [{ fieldPath: 'payload.deadlineTsSec', message: 'has passed', ruleId: 'deadline-passed' }] });
+  if (deadline <= now) throw errors.DEADLINE_EXPIRED(`payload.deadlineTsSec: the authorization expired at ${deadline}; it is now ${now}`, { violations: [{ fieldPath: 'payload.deadlineTsSec', message: 'has passed', ruleId: 'deadline-passed' }] });
   if (deadline > now + MAX_DEADLINE_AHEAD_SEC) {
-    throw new ApiError('invalid-argument', `payload.deadlineTsSec: at most ${MAX_DEADLINE_AHEAD_SEC} s ahead (until ${now + MAX_DEADLINE_AHEAD_SEC})`, { code: 'DEADLINE_TOO_FAR', violations: [{ fieldPath: 'payload.deadlineTsSec', message: `must be within ${MAX_DEADLINE_AHEAD_SEC} s`, ruleId: 'deadline-too-far' }] });
+    throw errors.DEADLINE_TOO_FAR(`payload.deadlineTsSec: at most ${MAX_DEADLINE_AHEAD_SEC} s ahead (until ${now + MAX_DEADLINE_AHEAD_SEC})`, { violations: [{ fieldPath: 'payload.deadlineTsSec', message: `must be within ${MAX_DEADLINE_AHEAD_SEC} s`, ruleId: 'deadline-too-far' }] });
   }
 }
 

@@ -1,5 +1,5 @@
 import { columnSpecs } from '../generated/columnLimits.ts';
-import type { ErrorCode } from '../domain/errorCatalogue.ts';
+import { errors } from '../domain/errorCatalogue.ts';
 
 /** One column as Prisma's DMMF states it (written by scripts/column-limits.ts). */
 export interface ColumnSpec {
@@ -54,8 +54,8 @@ export function textMisfit(text: string): Misfit {
   return SUSPECT_TEXT.test(text) && UNSTORABLE_TEXT.test(text) ? UNSTORABLE_CHARACTER : null;
 }
 
-/** The error code of a misfit: `INVALID_CHARACTER` for a character text cannot hold (as for U+0000 anywhere, docs/api-decisions.md), else the default. */
-export const misfitCode = (reason: string): ErrorCode | undefined => (reason === UNSTORABLE_CHARACTER ? 'INVALID_CHARACTER' : undefined);
+/** The factory of a misfit's 400: `INVALID_CHARACTER` for a character text cannot hold (as for U+0000 anywhere, docs/api-decisions.md), else BAD_REQUEST. */
+export const misfitFactory = (reason: string) => (reason === UNSTORABLE_CHARACTER ? errors.INVALID_CHARACTER : errors.BAD_REQUEST);
 
 /** JSON text (escapes decoded) as jsonb takes it: valid, and no string in it holds what text cannot. */
 function jsonMisfit(text: string): Misfit {

@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, errors } from '../domain/errorCatalogue.ts';
 
 /** SQLSTATE 22021 (character_not_in_repertoire): PostgreSQL cannot hold U+0000 in text. */
 const NUL_IN_TEXT = '22021';
@@ -47,9 +47,9 @@ export function apiErrorFromDatabase(err: unknown): ApiError | undefined {
   const e = err as DatabaseError;
   const sqlState = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.code;
   if (sqlState === NUL_IN_TEXT) {
-    return new ApiError('invalid-argument', 'a text value holds a character that cannot be stored (U+0000)', { code: 'INVALID_CHARACTER', cause: err });
+    return errors.INVALID_CHARACTER('a text value holds a character that cannot be stored (U+0000)', { cause: err });
   }
-  if (isUnreachable(e)) return new ApiError('unavailable', 'the database could not be reached; retry', { code: 'DATABASE_UNAVAILABLE', cause: err });
+  if (isUnreachable(e)) return errors.DATABASE_UNAVAILABLE('the database could not be reached; retry', { cause: err });
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
 import { PUBLIC_ID } from '../domain/ids.ts';
 import type { Caller, Permission, SessionCaller } from '../auth/caller.ts';
 import type { Db } from '../infra/database.ts';
@@ -11,9 +11,7 @@ import type { Db } from '../infra/database.ts';
 /** Key management and sign-in state: only a wallet session, never an API key. */
 export function requireSession(caller: Caller): SessionCaller {
   if (caller.kind !== 'session') {
-    throw new ApiError('permission-denied', 'this operation needs a session token, not an API key', {
-      code: 'SESSION_REQUIRED',
-    });
+    throw errors.SESSION_REQUIRED('this operation needs a session token, not an API key');
   }
   return caller;
 }
@@ -21,9 +19,7 @@ export function requireSession(caller: Caller): SessionCaller {
 /** Sessions may do everything; an API key only what its policy grants (none without one). */
 export function requirePermission(caller: Caller, permission: Permission): void {
   if (caller.kind === 'apiKey' && !caller.permissions.has(permission)) {
-    throw new ApiError('permission-denied', `the API key's policy does not grant ${permission}`, {
-      code: 'MISSING_PERMISSION',
-    });
+    throw errors.MISSING_PERMISSION(`the API key's policy does not grant ${permission}`);
   }
 }
 
@@ -55,8 +51,7 @@ export async function resolveAccount(
     return { id: scoped, publicId: own.publicId, kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId };
   }
   const notFound = () =>
-    new ApiError('not-found', 'subaccount not found', {
-      code: 'SUBACCOUNT_NOT_FOUND',
+    errors.SUBACCOUNT_NOT_FOUND('subaccount not found', {
       violations: [{ fieldPath, message: 'no such subaccount', ruleId: 'exists' }],
     });
   if (!PUBLIC_ID.test(subaccountId)) throw notFound();
@@ -66,7 +61,7 @@ export async function resolveAccount(
   });
   if (!account) throw notFound();
   if (scoped !== undefined && scoped !== account.id) {
-    throw new ApiError('permission-denied', 'the API key is restricted to another subaccount', { code: 'KEY_SCOPE_VIOLATION' });
+    throw errors.KEY_SCOPE_VIOLATION('the API key is restricted to another subaccount');
   }
   return { id: account.id, publicId: account.publicId, kind: 'SUBACCOUNT', rootAccountId: caller.rootAccountId };
 }

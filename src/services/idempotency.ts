@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
@@ -27,13 +27,12 @@ export async function once<T>(
   const now = clock.now();
   if (existing && existing.expiresAt > now) {
     if (Buffer.compare(Buffer.from(existing.requestHash), Buffer.from(requestHash)) !== 0) {
-      throw new ApiError('conflict', 'this requestId was already used with a different request', {
-        code: 'CONFLICT_IDEMPOTENCY_KEY_REUSED',
+      throw errors.CONFLICT_IDEMPOTENCY_KEY_REUSED('this requestId was already used with a different request', {
         violations: [{ fieldPath: 'requestId', message: 'was used with another payload', ruleId: 'idempotency-key' }],
       });
     }
     if (existing.completedAt === null || existing.response === null) {
-      throw new ApiError('conflict', 'a request with this requestId is still in progress', { code: 'CONFLICT_REQUEST_IN_PROGRESS' });
+      throw errors.CONFLICT_REQUEST_IN_PROGRESS('a request with this requestId is still in progress');
     }
     return codec.decode(existing.response);
   }

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
+import { invalidArgument } from '../domain/errors.ts';
 import { MAX_VIP_TIER, OVERRIDE_LIMITS, type PoolName } from '../domain/ratelimit/catalog.ts';
 import type { Db } from '../infra/database.ts';
 import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
@@ -32,11 +33,11 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter; engi
     }
     if (input.accountId !== undefined) {
       const account = await db.account.findUnique({ where: { publicId: input.accountId }, select: { id: true } });
-      if (!account) throw new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
+      if (!account) throw errors.ACCOUNT_NOT_FOUND('account not found');
       return { accountId: account.id };
     }
     const key = await db.apiKey.findUnique({ where: { keyId: input.apiKeyId as string }, select: { id: true } });
-    if (!key) throw new ApiError('not-found', 'API key not found', { code: 'API_KEY_NOT_FOUND' });
+    if (!key) throw errors.API_KEY_NOT_FOUND('API key not found');
     return { apiKeyId: key.id };
   }
 
@@ -95,7 +96,7 @@ export function createOperatorService(deps: { db: Db; limiter: RateLimiter; engi
         throw invalidArgument('vipTier', `must be 0 to ${MAX_VIP_TIER}`, 'range');
       }
       const updated = await db.account.updateMany({ where: { publicId: accountId, kind: 'ROOT' }, data: { vipTier } });
-      if (updated.count !== 1) throw new ApiError('not-found', 'root account not found', { code: 'ACCOUNT_NOT_FOUND' });
+      if (updated.count !== 1) throw errors.ACCOUNT_NOT_FOUND('root account not found');
       limiter.invalidate();
       return { accountId, vipTier };
     },

@@ -1,5 +1,5 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, errors } from '../domain/errorCatalogue.ts';
 import { isResync } from '../infra/eventBus.ts';
 
 /**
@@ -15,11 +15,10 @@ export const DEFAULT_SUBSCRIBER_LIMITS: SubscriberLimits = { maxPendingEvents: 5
 
 /** The error a subscriber that fell behind gets as its stream's last item. */
 export function subscriberTooSlow(limits: SubscriberLimits): ApiError {
-  return new ApiError(
-    'rate-limit-exceeded',
+  return errors.SUBSCRIBER_TOO_SLOW(
     `the subscriber fell more than ${limits.maxPendingEvents} events or ${limits.maxPendingBytes} bytes behind its stream; ` +
       'subscribe again with `after` set to the last sequence received, or read a snapshot and subscribe again',
-    { code: 'SUBSCRIBER_TOO_SLOW', extensions: { maxPendingEvents: limits.maxPendingEvents, maxPendingBytes: limits.maxPendingBytes } },
+    { extensions: { maxPendingEvents: limits.maxPendingEvents, maxPendingBytes: limits.maxPendingBytes } },
   );
 }
 
@@ -140,7 +139,7 @@ class Subscriber<T> implements AsyncIterableIterator<T> {
     // Messages were lost on the way (a Redis outage): the stream ends with an error that
     // tells the client to reload and subscribe again.
     if (isResync(detail)) {
-      this.end(new ApiError('unavailable', 'events of this stream may have been missed; reload and subscribe again', { code: 'RESYNC_REQUIRED' }));
+      this.end(errors.RESYNC_REQUIRED('events of this stream may have been missed; reload and subscribe again'));
       return;
     }
     if (!Array.isArray(detail)) return;

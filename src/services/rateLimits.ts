@@ -1,6 +1,6 @@
 import { replayedRequest } from '../auth/authenticate.ts';
 import { takeSignature, type Caller } from '../auth/caller.ts';
-import { ApiError } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
 import {
   OPERATIONS,
   POLICY_VERSION,
@@ -123,8 +123,7 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
       try {
         outcome = await store.chargeBuckets(charges, signature);
       } catch (err) {
-        throw new ApiError('unavailable', 'the rate-limit authority cannot be reached; nothing was done', {
-          code: 'RATE_LIMIT_AUTHORITY_UNAVAILABLE',
+        throw errors.RATE_LIMIT_AUTHORITY_UNAVAILABLE('the rate-limit authority cannot be reached; nothing was done', {
           extensions: { reason: 'AUTHORITY_UNAVAILABLE' },
           cause: err,
         });
@@ -175,8 +174,7 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
 function quotaExceeded(operationId: OperationId, policyClass: PoolName, rejected: { scope: Scope; policy: BucketPolicy }, outcome: { remaining: number; retryAfterUs: number }) {
   const retryAfterMs = Math.ceil(outcome.retryAfterUs / 1000);
   const retryAfterSec = Math.ceil(retryAfterMs / 1000);
-  return new ApiError('rate-limit-exceeded', `${policyClass} quota exhausted for ${rejected.scope}; retry in ${retryAfterMs} ms`, {
-    code: 'RATE_LIMIT_EXCEEDED',
+  return errors.RATE_LIMIT_EXCEEDED(`${policyClass} quota exhausted for ${rejected.scope}; retry in ${retryAfterMs} ms`, {
     headers: {
       'RateLimit-Limit': String(rejected.policy.burst),
       'RateLimit-Remaining': String(outcome.remaining),

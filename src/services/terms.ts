@@ -1,5 +1,6 @@
 import type { Caller } from '../auth/caller.ts';
-import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
+import { invalidArgument } from '../domain/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
 import { retryOnUniqueRace } from '../infra/databaseErrors.ts';
@@ -49,9 +50,7 @@ export function createTermsService(deps: { db: Db; clock: Clock; currentVersion:
         select: { acceptedTermsVersion: true },
       });
       if (root.acceptedTermsVersion !== currentVersion) {
-        throw new ApiError('permission-denied', `the current terms (${currentVersion}) must be accepted first`, {
-          code: 'TERMS_NOT_ACCEPTED',
-        });
+        throw errors.TERMS_NOT_ACCEPTED(`the current terms (${currentVersion}) must be accepted first`);
       }
     },
   };

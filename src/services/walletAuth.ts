@@ -4,7 +4,8 @@ import { verifyMessage } from 'viem';
 import { normaliseEvmAddress } from '../domain/networks.ts';
 import { sha256, SESSION_TOKEN_PREFIX } from '../auth/authenticate.ts';
 import type { Caller } from '../auth/caller.ts';
-import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { errors } from '../domain/errorCatalogue.ts';
+import { invalidArgument } from '../domain/errors.ts';
 import { newPublicId } from '../domain/ids.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Db } from '../infra/database.ts';
@@ -70,7 +71,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
         throw invalidArgument('signature', 'must be a 65-byte 0x hex signature', 'evm-signature');
       }
       const nonce = /\nNonce: ([0-9a-f]{32})\n/.exec(input.message)?.[1];
-      const rejected = () => new ApiError('unauthenticated', 'sign-in message is unknown, expired or already used', { code: 'INVALID_SIGN_IN' });
+      const rejected = () => errors.INVALID_SIGN_IN('sign-in message is unknown, expired or already used');
       if (!nonce) throw rejected();
       const issued = await db.walletNonce.findUnique({ where: { nonce } });
       const now = clock.now();
@@ -82,7 +83,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
         message: input.message,
         signature: input.signature as `0x${string}`,
       }).catch(() => false);
-      if (!valid) throw new ApiError('unauthenticated', 'the signature is not the address’s', { code: 'INVALID_SIGNATURE' });
+      if (!valid) throw errors.INVALID_SIGNATURE('the signature is not the address’s');
 
       const token = `${SESSION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
       const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
@@ -107,7 +108,7 @@ export function createWalletAuthService(deps: WalletAuthDeps) {
 
     async logout(caller: Caller) {
       if (caller.kind !== 'session') {
-        throw new ApiError('permission-denied', 'only a session can be logged out', { code: 'SESSION_REQUIRED' });
+        throw errors.SESSION_REQUIRED('only a session can be logged out');
       }
       await db.session.update({ where: { id: caller.sessionId }, data: { revokedAt: clock.now() } });
       deps.onSessionEnded?.(caller.sessionId);

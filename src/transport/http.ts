@@ -7,7 +7,8 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { validate as validateJson } from 'json-dup-key-validator';
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
-import { ApiError, invalidArgument } from '../domain/errors.ts';
+import { ApiError, errors } from '../domain/errorCatalogue.ts';
+import { invalidArgument } from '../domain/errors.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, toApiError, validationError } from './problem.ts';
 import type { TrustProxy } from '../config.ts';
@@ -159,7 +160,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   app.setNotFoundHandler(async (request, reply) =>
     sendProblem(
       reply,
-      new ApiError('not-found', `no route for ${request.method} ${request.url.split('?')[0]}`, { code: 'ROUTE_NOT_FOUND' }),
+      errors.ROUTE_NOT_FOUND(`no route for ${request.method} ${request.url.split('?')[0]}`),
       deps.problemBaseUrl,
       request,
     ),
@@ -174,7 +175,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     if (ready) return { status: 'ok', checks, ...notes };
     return sendProblem(
       reply,
-      new ApiError('unavailable', 'a dependency is not reachable', { code: 'NOT_READY', extensions: { checks, ...notes } }),
+      errors.NOT_READY('a dependency is not reachable', { extensions: { checks, ...notes } }),
       deps.problemBaseUrl,
       request,
     );
@@ -222,15 +223,14 @@ async function runChecks(checks: Record<string, () => Promise<void>>): Promise<R
 
 function frameworkError(err: { code?: string; message: string }): ApiError {
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return new ApiError('uri-too-long', 'a path segment is longer than any resource id', { code: 'URI_TOO_LONG' });
+    return errors.URI_TOO_LONG('a path segment is longer than any resource id');
   }
   if (err.code === 'FST_ERR_BAD_URL') {
-    return new ApiError('invalid-argument', 'the request path is not a valid URL (bad percent-encoding)', {
-      code: 'MALFORMED_URL',
+    return errors.MALFORMED_URL('the request path is not a valid URL (bad percent-encoding)', {
       violations: [{ fieldPath: 'path', message: 'is not a valid URL path', ruleId: 'url' }],
     });
   }
-  return new ApiError('invalid-argument', 'the request cannot be routed', { code: 'MALFORMED_REQUEST' });
+  return errors.MALFORMED_REQUEST('the request cannot be routed');
 }
 
 /**
@@ -242,10 +242,10 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex, probl
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const apiError =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? new ApiError('request-header-fields-too-large', 'the request line and headers exceed the size limit')
+      ? errors.HEADERS_TOO_LARGE('the request line and headers exceed the size limit')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new ApiError('request-timeout', 'the request was not received in time')
-        : new ApiError('invalid-argument', 'the request is not valid HTTP/1.1', { code: 'MALFORMED_REQUEST' });
+        ? errors.REQUEST_TIMEOUT('the request was not received in time')
+        : errors.MALFORMED_REQUEST('the request is not valid HTTP/1.1');
   if (socket.writable) {
     const body = JSON.stringify(problemBody(apiError, problemBaseUrl, randomUUID()));
     socket.end(

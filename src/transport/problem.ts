@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { z } from 'zod';
-import { ApiError, type Violation } from '../domain/errors.ts';
+import { ApiError, errors, type Violation } from '../domain/errorCatalogue.ts';
 import { apiErrorFromDatabase } from '../infra/databaseErrors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -67,7 +67,7 @@ export function validationError(error: z.ZodError, part: string): ApiError {
   const violations = violationsOf(error);
   const first = violations[0];
   const detail = first ? `${part}: ${first.fieldPath} ${first.message}` : `${part} is invalid`;
-  return new ApiError('invalid-argument', detail, { violations });
+  return errors.BAD_REQUEST(detail, { violations });
 }
 
 /** Maps anything thrown while serving a request to the one error type. */
@@ -76,11 +76,11 @@ export function toApiError(err: unknown): ApiError {
   const fe = err as Partial<FastifyError> & { validation?: unknown };
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload-too-large', 'request body is larger than the limit');
+      return errors.PAYLOAD_TOO_LARGE('request body is larger than the limit');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('unsupported-media-type', 'request bodies must be application/json');
+      return errors.UNSUPPORTED_MEDIA_TYPE('request bodies must be application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid-argument', 'request body is empty', {
+      return errors.BAD_REQUEST('request body is empty', {
         violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }],
       });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -89,11 +89,11 @@ export function toApiError(err: unknown): ApiError {
   }
   // secure-json-parse's syntax and prototype-poisoning errors carry no code.
   if (err instanceof SyntaxError || (fe.statusCode === 400 && !fe.code)) return malformedBody(fe.message);
-  return apiErrorFromDatabase(err) ?? new ApiError('internal', 'internal error', { cause: err });
+  return apiErrorFromDatabase(err) ?? errors.INTERNAL('internal error', { cause: err });
 }
 
 function malformedBody(message = 'malformed JSON'): ApiError {
-  return new ApiError('invalid-argument', 'request body is not valid JSON', {
+  return errors.BAD_REQUEST('request body is not valid JSON', {
     violations: [{ fieldPath: 'body', message, ruleId: 'json' }],
   });
 }

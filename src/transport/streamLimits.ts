@@ -1,6 +1,5 @@
 import type { Caller } from '../auth/caller.ts';
-import { ApiError } from '../domain/errors.ts';
-import type { ErrorCode } from '../domain/errorCatalogue.ts';
+import { errors, type ApiError, type ErrorCode, type ErrorFactory } from '../domain/errorCatalogue.ts';
 
 /** What one client may hold open of streaming connections (docs/scaling.md, "Stream limits"). */
 export interface StreamLimits {
@@ -31,11 +30,11 @@ export class StreamConnections {
 
   /** Takes a slot of `ip`; refused with 429 naming the limit when none is left. Returns its release. */
   acquireIp(ip: string): () => void {
-    return this.acquire(this.byIp, ip, this.limits.connectionsPerIp, 'STREAM_CONNECTIONS_PER_IP', 'client address');
+    return this.acquire(this.byIp, ip, this.limits.connectionsPerIp, errors.STREAM_CONNECTIONS_PER_IP, 'client address');
   }
 
   acquireCredential(caller: Caller): () => void {
-    return this.acquire(this.byCredential, credentialKey(caller), this.limits.connectionsPerCredential, 'STREAM_CONNECTIONS_PER_CREDENTIAL', 'credential');
+    return this.acquire(this.byCredential, credentialKey(caller), this.limits.connectionsPerCredential, errors.STREAM_CONNECTIONS_PER_CREDENTIAL, 'credential');
   }
 
   /** Streaming connections open (metrics, leak checks). */
@@ -45,9 +44,9 @@ export class StreamConnections {
     return n;
   }
 
-  private acquire(counts: Map<string, number>, key: string, limit: number, code: ErrorCode, what: string): () => void {
+  private acquire(counts: Map<string, number>, key: string, limit: number, factory: ErrorFactory<ErrorCode>, what: string): () => void {
     const count = counts.get(key) ?? 0;
-    if (count >= limit) throw tooMany(code, `at most ${limit} streaming connections (graphql-ws and server-sent events) per ${what}`, limit);
+    if (count >= limit) throw tooMany(factory, `at most ${limit} streaming connections (graphql-ws and server-sent events) per ${what}`, limit);
     counts.set(key, count + 1);
     let released = false;
     return () => {
@@ -60,6 +59,7 @@ export class StreamConnections {
   }
 }
 
-export function tooMany(code: ErrorCode, detail: string, limit: number): ApiError {
-  return new ApiError('rate-limit-exceeded', detail, { code, extensions: { limit } });
+/** A 429 naming the limit, built by the limit's factory. */
+export function tooMany(factory: ErrorFactory<ErrorCode>, detail: string, limit: number): ApiError {
+  return factory(detail, { extensions: { limit } });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { bytes, int32, int64, queryInt, toInt64 } from '../../src/transport/rest/codec.ts';
 import { defineRoute } from '../../src/transport/rest/route.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { getIntrospectionQuery, type IntrospectionQuery, type IntrospectionTypeRef, type IntrospectionInputValue } from 'graphql';
 import { api, liftLimits, newKeyPair, onboard, signHeaders, type ClientKey, type SignedIn } from '../helpers/auth.ts';
+import { codes } from '../../src/domain/errorCatalogue.ts';
 import { TEST_OPERATOR_TOKEN } from '../helpers/infra.ts';
 
 /**
@@ -11,8 +12,8 @@ import { TEST_OPERATOR_TOKEN } from '../helpers/infra.ts';
  * scalars, deep nesting, missing and extra fields, foreign and truncated page tokens,
  * duplicate keys, wrong content types), unsigned, with a session, signed with an API key
  * and with the operator token, and checks every answer: no 5xx, every /v1 error an
- * application/problem+json body with a `code`, every GraphQL error with `extensions.code`
- * and none INTERNAL.
+ * application/problem+json body with a `code` its operation documents (`x-codes`), every
+ * GraphQL error with `extensions.code` and none INTERNAL.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -26,6 +27,8 @@ export interface Operation {
   path: string;
   parameters: { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: JsonSchema }[];
   body?: JsonSchema;
+  /** REST: the codes its `x-codes` documents; any other code it answers is a violation. */
+  codes?: ReadonlySet<string>;
   /** GraphQL: the root type and field. */
   graphql?: { operation: 'query' | 'mutation'; field: string; args: readonly IntrospectionInputValue[]; selection: string };
 }
@@ -68,6 +71,7 @@ export async function restOperations(baseUrl: string): Promise<Operation[]> {
         path,
         parameters: ((op.parameters ?? []) as JsonSchema[]).map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema ?? {} })),
         ...(body ? { body } : {}),
+        ...(op['x-codes'] ? { codes: new Set(Object.values(op['x-codes'] as Record<string, string[]>).flat()) } : {}),
       });
     }
   }
@@ -492,6 +496,9 @@ async function newApiKey(baseUrl: string, session: SignedIn): Promise<ClientKey>
   return { keyId: r.body.apiKey.keyId, ...pair };
 }
 
+/** Answered before routing (a hostile path or request line): not the operation's answers. */
+const UNROUTED = new Set<string>([codes.ROUTE_NOT_FOUND, codes.MALFORMED_URL, codes.MALFORMED_REQUEST, codes.URI_TOO_LONG, codes.HEADERS_TOO_LARGE, codes.REQUEST_TIMEOUT]);
+
 /** Credential codes after which the fuzzer's own identity must be renewed (it fuzzed itself out). */
 const LOST_CREDENTIAL = new Set(['INVALID_SESSION', 'API_KEY_REVOKED', 'API_KEY_EXPIRED', 'UNKNOWN_API_KEY', 'IP_NOT_ALLOWED', 'MISSING_PERMISSION', 'RATE_LIMIT_EXCEEDED']);
 
@@ -549,6 +556,10 @@ export class Fuzzer {
     const reason = judge(plan.target, plan.method, res.status, contentType, body);
     if (reason) return this.record(request, res.status, reason, text);
     const code = body?.code ?? body?.errors?.[0]?.extensions?.code;
+    // A request sent with another method than the operation's reaches another route, if any.
+    if (op.codes && plan.method === op.method && res.status >= 400 && typeof body?.code === 'string' && !op.codes.has(code) && !UNROUTED.has(code)) {
+      return this.record(request, res.status, `${code} is not among the operation's documented x-codes`, text);
+    }
     if ((res.status === 401 || res.status === 403 || res.status === 429) && LOST_CREDENTIAL.has(code) && auth !== 'garbage' && auth !== 'none') await this.renewSoon();
     return '';
   }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { TEST_DATABASE_URL } from '../helpers/env.ts';
 import { dropSchema, testConfig, uniqueName } from '../helpers/infra.ts';
 import { pollUntil } from '../helpers/wait.ts';

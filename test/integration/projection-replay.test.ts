@@ -3,7 +3,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionCaller } from '../../src/auth/caller.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { INT64_MAX, MAX_LEDGER_AMOUNT_E18 } from '../../src/domain/money.ts';
 import type { EngineMemory } from '../../src/services/trading/engine.ts';
 import { Journal } from '../../src/services/trading/journal.ts';

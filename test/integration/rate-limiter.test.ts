@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyCaller, SessionCaller } from '../../src/auth/caller.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { createRateLimiter, type RateLimiter } from '../../src/services/rateLimits.ts';
 import { TEST_REDIS_URL } from '../helpers/env.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SessionCaller } from '../../src/auth/caller.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { RESUME_PAGE_ENTRIES } from '../../src/services/trading/engine.ts';
 import { decodeEntry, Journal } from '../../src/services/trading/journal.ts';
 import { entryEvents } from '../../src/services/trading/streams.ts';

@@ -1,7 +1,7 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { RESYNC } from '../../src/infra/eventBus.ts';
 import { Publications } from '../../src/services/publications.ts';
 import { publicStream } from '../../src/transport/graphql/guardedStream.ts';

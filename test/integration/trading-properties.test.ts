@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionCaller } from '../../src/auth/caller.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { startTestApp, uniqueName, type RunningApp } from '../helpers/infra.ts';
 import { ledgerViolations, SOUND_LEDGER } from '../helpers/trading.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionCaller } from '../../src/auth/caller.ts';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import type { Clock } from '../../src/infra/clock.ts';
 import type { EngineMemory } from '../../src/services/trading/engine.ts';
 import { ORDER_COLUMNS, TRIGGER_COLUMNS } from '../../src/services/trading/persist.ts';

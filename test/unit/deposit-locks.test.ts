@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import type { Db } from '../../src/infra/database.ts';
 import type { SqlQueryable } from '../../src/infra/migrations.ts';
 import { BalanceBook, type BalanceRef } from '../../src/services/trading/balances.ts';

@@ -2,10 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ERROR_CATALOGUE, errors, type ErrorCode } from '../../src/domain/errorCatalogue.ts';
-import { ApiError, ERROR_KEYS, type ErrorKey } from '../../src/domain/errors.ts';
+import { ApiError, ERROR_CATALOGUE, ERROR_KEYS, type ErrorCode, type ErrorKey, errors } from '../../src/domain/errorCatalogue.ts';
 import { TransferCode } from '../../src/generated/prisma/enums.ts';
 import { openApiDocument } from '../../src/transport/openapiDocument.ts';
+import { NOT_OPERATION_ERRORS, OPERATION_ERRORS } from '../../src/transport/rest/operationErrors.ts';
+import { reachableCodes } from '../helpers/errorReach.ts';
 
 /**
  * Errors once (issue 28): the catalogue, docs/api-decisions.md ("Error codes") and the code
@@ -44,34 +45,34 @@ interface Site {
   file: string;
   line: number;
   code: string;
-  /** The key the site pairs the code with, when the site says it literally. */
-  key?: string;
 }
 
 const literal = (node: ts.Node | undefined): string | undefined => (node && ts.isStringLiteralLike(node) ? node.text : undefined);
-const calleeName = (e: ts.LeftHandSideExpression): string | undefined =>
-  ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : undefined;
 const isCodeRef = (e: ts.Expression): boolean => (ts.isIdentifier(e) && e.text === 'code') || ((ts.isPropertyAccessExpression(e) || ts.isPropertyAccessChain(e)) && e.name.text === 'code');
+const isCatalogueRef = (e: ts.Node): e is ts.PropertyAccessExpression =>
+  ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && (e.expression.text === 'errors' || e.expression.text === 'codes');
 
-/** Helpers that take a code and always build the same key. */
-const KEYED_HELPERS: Record<string, { arg: number; key: ErrorKey }> = {
-  invalidArgument: { arg: 3, key: 'invalid-argument' },
-  unauthenticated: { arg: 0, key: 'unauthenticated' },
-  tooMany: { arg: 0, key: 'rate-limit-exceeded' },
-  // StreamConnections' private acquire(counts, key, limit, code, what) builds tooMany's 429.
-  acquire: { arg: 3, key: 'rate-limit-exceeded' },
-};
+/**
+ * What src/ (but the catalogue) says about codes: every string literal (values and literal
+ * types alike), every `code: '...'` and `code === '...'` (and `!==`), every `new ApiError`,
+ * and every `errors.X` / `codes.X` reference.
+ */
+let scanned: ReturnType<typeof scan> | undefined;
+const codeSites = () => (scanned ??= scan());
 
-/** Every `code: '...'`, `code === '...'` (and `!==`), and code passed to a keyed helper or ApiError in src/. */
-async function codeSites(): Promise<{ literals: Site[]; comparisons: Site[]; keyed: Site[] }> {
+async function scan(): Promise<{ strings: Site[]; literals: Site[]; comparisons: Site[]; constructions: Site[]; references: Site[] }> {
+  const strings: Site[] = [];
   const literals: Site[] = [];
   const comparisons: Site[] = [];
-  const keyed: Site[] = [];
+  const constructions: Site[] = [];
+  const references: Site[] = [];
   for (const file of await sources(src)) {
     if (file === CATALOGUE_FILE) continue;
     const sf = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const at = (node: ts.Node) => ({ file: path.relative(root, file), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
     const visit = (node: ts.Node): void => {
+      const text = literal(node);
+      if (text !== undefined) strings.push({ ...at(node), code: text });
       if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'code') {
         const code = literal(node.initializer);
         if (code !== undefined) literals.push({ ...at(node), code });
@@ -80,26 +81,13 @@ async function codeSites(): Promise<{ literals: Site[]; comparisons: Site[]; key
         const code = isCodeRef(node.left) ? literal(node.right) : isCodeRef(node.right) ? literal(node.left) : undefined;
         if (code !== undefined) comparisons.push({ ...at(node), code });
       }
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'ApiError') {
-        const key = literal(node.arguments?.[0]);
-        const options = node.arguments?.[2];
-        if (key !== undefined && options && ts.isObjectLiteralExpression(options)) {
-          for (const p of options.properties) {
-            const code = ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'code' ? literal(p.initializer) : undefined;
-            if (code !== undefined) keyed.push({ ...at(node), code, key });
-          }
-        }
-      }
-      if (ts.isCallExpression(node)) {
-        const helper = KEYED_HELPERS[calleeName(node.expression) ?? ''];
-        const code = helper && literal(node.arguments[helper.arg]);
-        if (helper && code !== undefined && /^[A-Z][A-Z0-9_]+$/.test(code)) keyed.push({ ...at(node), code, key: helper.key });
-      }
+      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'ApiError') constructions.push({ ...at(node), code: node.getText(sf).slice(0, 60) });
+      if (isCatalogueRef(node)) references.push({ ...at(node), code: node.name.text });
       ts.forEachChild(node, visit);
     };
     visit(sf);
   }
-  return { literals, comparisons, keyed };
+  return { strings, literals, comparisons, constructions, references };
 }
 
 /** The rows of docs/api-decisions.md's "Error codes" table: code, status and when. */
@@ -126,26 +114,36 @@ describe('error catalogue', () => {
     expect(drifted).toEqual([]);
   });
 
-  it('names every code literal and code comparison in src/, or it is one of the documented outside codes', async () => {
-    const { literals, comparisons } = await codeSites();
+  it('is the only place a code is written: no string literal in src/ (generated/ aside) equals a catalogue code', async () => {
+    const { strings, references } = await codeSites();
     // The scan must see the sites it vouches for, or an empty list would pass.
-    expect(literals.length).toBeGreaterThan(100);
-    expect(comparisons.length).toBeGreaterThan(10);
-    const strangers = [...literals, ...comparisons].filter((s) => !isCatalogued(s.code) && !OUTSIDE_CODES.some((o) => o.test(s.code)));
+    expect(strings.length).toBeGreaterThan(5000);
+    expect(references.length).toBeGreaterThan(150);
+    // A word that is a code and also a value of another vocabulary (a Prisma enum such as
+    // LifecycleReason.DEADLINE_EXPIRED, a /collab close reason) is written through that
+    // vocabulary's object or as `codes.X`, so that every bare literal here is a stray code.
+    expect(strings.filter((s) => isCatalogued(s.code)).map(where)).toEqual([]);
+  });
+
+  it('builds every error with its code’s factory: no `new ApiError` outside the catalogue', async () => {
+    const { constructions } = await codeSites();
+    expect(constructions.map(where)).toEqual([]);
+  });
+
+  it('names no other code in src/: a `code:` or code comparison literal is one of the documented outside codes', async () => {
+    const { literals, comparisons } = await codeSites();
+    expect(literals.length + comparisons.length).toBeGreaterThan(10);
+    const strangers = [...literals, ...comparisons].filter((s) => !OUTSIDE_CODES.some((o) => o.test(s.code)));
     expect(strangers.map(where)).toEqual([]);
   });
 
   it('has no entry that src/ does not use', async () => {
-    const texts = await Promise.all((await sources(src)).filter((f) => f !== CATALOGUE_FILE).map((f) => readFile(f, 'utf8')));
-    const all = texts.join('\n');
-    expect(codes.filter((c) => !all.includes(`'${c}'`))).toEqual([]);
-  });
-
-  it('pairs each code with the key the catalogue gives it, wherever a site names both', async () => {
-    const { keyed } = await codeSites();
-    expect(keyed.length).toBeGreaterThan(100);
-    const mismatched = keyed.filter((s) => !isCatalogued(s.code) || ERROR_CATALOGUE[s.code].key !== s.key);
-    expect(mismatched.map((s) => `${where(s)} as ${s.key}`)).toEqual([]);
+    const { references } = await codeSites();
+    const used = new Set(references.map((r) => r.code));
+    // An ERROR_KEYS default is what ApiError answers for its key when no code is named: in
+    // use by construction even where no site names it (PERMISSION_DENIED, CONFLICT...).
+    const defaults = new Set<string>(Object.values(ERROR_KEYS).map((k) => k.code));
+    expect(codes.filter((c) => !used.has(c) && !defaults.has(c))).toEqual([]);
   });
 });
 
@@ -202,3 +200,39 @@ describe('error responses of /v1/openapi.json', () => {
   });
 });
 
+
+describe('documented errors of each /v1 operation', () => {
+  type Operation = { operationId?: string; 'x-codes'?: Record<string, string[]> };
+  const operations = async () =>
+    Object.values((await openApiDocument()).paths as Record<string, Record<string, Operation>>)
+      .flatMap((pathItem) => Object.values(pathItem))
+      .filter((op): op is Operation & { operationId: string } => typeof op.operationId === 'string' && op['x-codes'] !== undefined);
+  const documented = (op: Operation) => new Set(Object.values(op['x-codes'] ?? {}).flat());
+
+  it('list, per status, the common codes of the operation’s auth mode and its own, each code under its own status', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(90);
+    expect(Object.keys(OPERATION_ERRORS).sort()).toEqual(ops.map((op) => op.operationId).sort());
+    for (const op of ops) {
+      for (const [status, list] of Object.entries(op['x-codes'] ?? {})) {
+        expect(list.filter((c) => !isCatalogued(c) || String(ERROR_KEYS[ERROR_CATALOGUE[c].key].status) !== status), `${op.operationId} ${status}`).toEqual([]);
+      }
+      for (const code of OPERATION_ERRORS[op.operationId] ?? []) expect(documented(op).has(code), `${op.operationId} ${code}`).toBe(true);
+    }
+  });
+
+  it('cover every catalogue code, but those no /v1 operation gives (NOT_OPERATION_ERRORS)', async () => {
+    const all = new Set([...(await operations()).flatMap((op) => [...documented(op)]), ...NOT_OPERATION_ERRORS]);
+    expect(codes.filter((c) => !all.has(c))).toEqual([]);
+  });
+
+  it('include every code the route’s handler can reach in the code (test/helpers/errorReach.ts)', async () => {
+    const reach = reachableCodes(root);
+    const ops = new Map((await operations()).map((op) => [op.operationId, documented(op)]));
+    expect(reach.size).toBe(ops.size);
+    // The walk must find the codes it vouches for, or empty sets would pass.
+    expect([...reach.values()].reduce((n, set) => n + set.size, 0)).toBeGreaterThan(500);
+    const missing = [...reach].flatMap(([op, reached]) => [...reached].filter((c) => !ops.get(op)?.has(c)).map((c) => `${op} ${c}`));
+    expect(missing).toEqual([]);
+  }, 300_000);
+});

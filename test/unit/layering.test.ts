@@ -68,10 +68,13 @@ describe('layering', () => {
     expect(breaches).toEqual([]);
   });
 
-  it('no import cycle between source files: every module is fully loaded before the modules that import it run', async () => {
+  it('no import cycle between source files, type imports included outside services/: every module is fully loaded before the modules that import it run', async () => {
     expect(findCycle([{ file: 'a.ts', target: 'b.ts' }, { file: 'b.ts', target: 'c.ts' }, { file: 'c.ts', target: 'b.ts' }])).toEqual(['b.ts', 'c.ts', 'b.ts']);
-    // `import type` is erased, so a type naming its catalogue (errors.ts's ErrorCode) is no cycle.
-    expect(findCycle((await imports()).filter((i) => !i.typeOnly))).toBeUndefined();
+    // Type imports count too: erased at run time, they still bind two modules' designs into one.
+    // Inside services/, an area's context.ts types name the area's own table (and the trading
+    // engine's), so there the type imports of services/ files still close cycles: counted
+    // elsewhere only, until those contexts are split (docs/architecture.md).
+    expect(findCycle((await imports()).filter((i) => !i.typeOnly || !i.file.startsWith('services/')))).toBeUndefined();
   });
 
   it('GraphQL imports nothing from REST: what both transports share lives beside them in transport/', async () => {

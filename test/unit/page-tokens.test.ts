@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { PageTokens, canonicalJson, type PageBinding } from '../../src/services/pageTokens.ts';
 
 const binding: PageBinding = { operation: 'listThings', caller: 'acct1', filters: { kind: 'A', symbols: ['X'] } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { CommitAbandoned, Sequencer } from '../../src/services/trading/sequencer.ts';
 import type { WriteSet } from '../../src/services/trading/writeSet.ts';
 import { pollUntil } from '../helpers/wait.ts';

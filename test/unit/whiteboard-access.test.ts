@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import {
   AUDIENCES,
   checkTitle,

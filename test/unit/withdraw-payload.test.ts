@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/domain/errors.ts';
+import { ApiError } from '../../src/domain/errorCatalogue.ts';
 import { authorizationMessage, checkDeadline, decodePayload, encodePayload, MAX_DEADLINE_AHEAD_SEC, type WithdrawPayload } from '../../src/domain/withdrawPayload.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -1,4 +1,5 @@
 import { later, timeline } from './timeline.ts';
+import { LifecycleReason } from '../../generated/prisma/enums.ts';
 
 /**
  * The deposit flow (spec 2.12, issue 14): pure, times passed in (epoch ms). A transfer to a
@@ -8,7 +9,7 @@ import { later, timeline } from './timeline.ts';
  */
 export type FlowState = 'SOURCE_CONFIRMING' | 'PENDING_DESTINATION' | 'COMPLETED' | 'FAILED' | 'DROPPED';
 export type FlowStep = 'SOURCE' | 'CONFIRMATIONS' | 'SETTLEMENT' | 'COMPLETE';
-export type DepositReason = 'UNSUPPORTED_ASSET' | 'AMOUNT_BELOW_MINIMUM' | 'CHAIN_REORG';
+export type DepositReason = 'UNSUPPORTED_ASSET' | typeof LifecycleReason.AMOUNT_BELOW_MINIMUM | 'CHAIN_REORG';
 
 export const DEPOSIT_STEPS: readonly FlowStep[] = ['SOURCE', 'CONFIRMATIONS', 'SETTLEMENT', 'COMPLETE'];
 const TERMINAL: ReadonlySet<FlowState> = new Set(['COMPLETED', 'FAILED', 'DROPPED']);
@@ -30,7 +31,7 @@ export const isTerminal = (f: Pick<DepositFlow, 'state'>): boolean => TERMINAL.h
 /** A transfer seen on chain: confirming, or ended at once when it cannot be credited. */
 export function observeDeposit(input: { supported: boolean; belowMinimum: boolean; requiredConfirmations: number; nowMs: number }): DepositFlow {
   const base = { confirmations: 0, requiredConfirmations: input.requiredConfirmations, startedAtMs: input.nowMs, stepStartedAtMs: input.nowMs, updatedAtMs: input.nowMs };
-  const reason: DepositReason | null = !input.supported ? 'UNSUPPORTED_ASSET' : input.belowMinimum ? 'AMOUNT_BELOW_MINIMUM' : null;
+  const reason: DepositReason | null = !input.supported ? 'UNSUPPORTED_ASSET' : input.belowMinimum ? LifecycleReason.AMOUNT_BELOW_MINIMUM : null;
   if (reason) return { ...base, state: 'FAILED', step: 'SOURCE', reason, terminalAtMs: input.nowMs };
   return { ...base, state: 'SOURCE_CONFIRMING', step: 'CONFIRMATIONS', reason: null, terminalAtMs: null };
 }

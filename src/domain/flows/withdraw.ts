@@ -1,4 +1,5 @@
 import { later, timeline } from './timeline.ts';
+import { LifecycleReason } from '../../generated/prisma/enums.ts';
 
 /**
  * The withdraw flows (spec 2.12, issue 14): pure, times passed in (epoch ms).
@@ -15,7 +16,7 @@ import { later, timeline } from './timeline.ts';
  */
 export type WithdrawState = 'PENDING_VALIDATION' | 'DESTINATION_CONFIRMING' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'DROPPED' | 'FAILED';
 export type WithdrawStep = 'SOURCE' | 'VALIDATION' | 'DESTINATION' | 'SETTLEMENT' | 'COMPLETE';
-export type WithdrawReason = 'ZIPPER_VALIDATION_REJECTED' | 'DEADLINE_EXPIRED' | 'TRANSACTION_DROPPED' | 'USER_CANCELED' | 'INTERNAL_ERROR';
+export type WithdrawReason = 'ZIPPER_VALIDATION_REJECTED' | typeof LifecycleReason.DEADLINE_EXPIRED | 'TRANSACTION_DROPPED' | 'USER_CANCELED' | 'INTERNAL_ERROR';
 export type FeeStatus = 'LOCKED' | 'SETTLED' | 'REFUNDED';
 export type WithdrawKind = 'WITHDRAW_TO_EXTERNAL_CHAIN' | 'WITHDRAW_TO_FUNDING';
 
@@ -113,7 +114,7 @@ export function cancelWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow 
 /** Not broadcast within the execution window after submission. */
 export function expireWithdraw(flow: WithdrawFlow, nowMs: number): WithdrawFlow {
   if (flow.state !== 'PENDING_VALIDATION' || nowMs < flow.startedAtMs + EXECUTION_WINDOW_MS) return flow;
-  return end(flow, 'EXPIRED', 'DEADLINE_EXPIRED', later(flow, nowMs));
+  return end(flow, 'EXPIRED', LifecycleReason.DEADLINE_EXPIRED, later(flow, nowMs));
 }
 
 /**
@@ -129,7 +130,7 @@ export function catchUpWithdraw(flow: WithdrawFlow, intent: 'COMPLETED' | 'REJEC
     case 'REJECTED':
       return end({ ...flow, rejections: Math.max(flow.rejections, VALIDATORS.requiredRejections) }, 'REJECTED', 'ZIPPER_VALIDATION_REJECTED', at);
     case 'EXPIRED':
-      return end(flow, 'EXPIRED', 'DEADLINE_EXPIRED', at);
+      return end(flow, 'EXPIRED', LifecycleReason.DEADLINE_EXPIRED, at);
     case 'DROPPED':
       return end(flow, 'DROPPED', 'TRANSACTION_DROPPED', at);
     case 'CANCELED':

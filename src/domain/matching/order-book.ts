@@ -1,3 +1,4 @@
+import { codes } from '../errorCatalogue.ts';
 import { maxQtyForBudget, notionalScale, quoteNotional, type NotionalScale } from './notional.ts';
 import type {
   AccountId,
@@ -394,7 +395,7 @@ export class OrderBook {
     this.out = out;
     const node = this.index.get(orderId);
     if (node === undefined) {
-      out.push({ type: 'rejected', command: 'cancel', orderId, reason: 'ORDER_NOT_FOUND' });
+      out.push({ type: 'rejected', command: 'cancel', orderId, reason: codes.ORDER_NOT_FOUND });
       return out;
     }
     this.removeResting(node);
@@ -413,14 +414,14 @@ export class OrderBook {
     const node = this.index.get(orderId);
     const { newQty, newPrice } = change;
     let reason: RejectReason | null = null;
-    if (node === undefined) reason = 'ORDER_NOT_FOUND';
-    else if (newQty === undefined && newPrice === undefined) reason = 'INVALID_MODIFY';
-    else if (newQty !== undefined && newQty <= 0n) reason = 'INVALID_QTY';
-    else if (newQty !== undefined && newQty % this.qtyStep !== 0n) reason = 'INVALID_QTY_STEP';
-    else if (newPrice !== undefined && newPrice <= 0n) reason = 'INVALID_PRICE';
-    else if (newPrice !== undefined && newPrice % this.tickSize !== 0n) reason = 'INVALID_TICK';
+    if (node === undefined) reason = codes.ORDER_NOT_FOUND;
+    else if (newQty === undefined && newPrice === undefined) reason = codes.INVALID_MODIFY;
+    else if (newQty !== undefined && newQty <= 0n) reason = codes.INVALID_QTY;
+    else if (newQty !== undefined && newQty % this.qtyStep !== 0n) reason = codes.INVALID_QTY_STEP;
+    else if (newPrice !== undefined && newPrice <= 0n) reason = codes.INVALID_PRICE;
+    else if (newPrice !== undefined && newPrice % this.tickSize !== 0n) reason = codes.INVALID_TICK;
     if (reason !== null || node === undefined) {
-      out.push({ type: 'rejected', command: 'modify', orderId, reason: reason ?? 'ORDER_NOT_FOUND' });
+      out.push({ type: 'rejected', command: 'modify', orderId, reason: reason ?? codes.ORDER_NOT_FOUND });
       return out;
     }
     if (node.expireAtNs !== null && node.expireAtNs <= nowNs) {
@@ -452,7 +453,7 @@ export class OrderBook {
       return out;
     }
     if (node.postOnly && price !== oldPrice && this.sweepWouldTake(node.isBuy, price, nowNs)) {
-      out.push({ type: 'rejected', command: 'modify', orderId, reason: 'POST_ONLY_WOULD_TAKE' });
+      out.push({ type: 'rejected', command: 'modify', orderId, reason: codes.POST_ONLY_WOULD_TAKE });
       return out;
     }
     node.level!.total -= oldQty;
@@ -608,29 +609,29 @@ export class OrderBook {
   // ---------------------------------------------------------------------------------
 
   private validatePlace(o: PlaceOrder): PlaceRejectReason | null {
-    if (this.index.has(o.orderId)) return 'DUPLICATE_ORDER_ID';
-    if (o.side !== 'BUY' && o.side !== 'SELL') return 'INVALID_SIDE';
+    if (this.index.has(o.orderId)) return codes.DUPLICATE_ORDER_ID;
+    if (o.side !== 'BUY' && o.side !== 'SELL') return codes.INVALID_SIDE;
     if (o.type === 'LIMIT') {
-      if (o.tif !== 'GTC' && o.tif !== 'GTD' && o.tif !== 'IOC') return 'INVALID_ORDER_TYPE';
-      if (o.postOnly === true && o.tif === 'IOC') return 'INVALID_ORDER_TYPE';
+      if (o.tif !== 'GTC' && o.tif !== 'GTD' && o.tif !== 'IOC') return codes.INVALID_ORDER_TYPE;
+      if (o.postOnly === true && o.tif === 'IOC') return codes.INVALID_ORDER_TYPE;
     } else if (o.type === 'MARKET') {
-      if (o.tif !== 'IOC' || o.postOnly === true) return 'INVALID_ORDER_TYPE';
+      if (o.tif !== 'IOC' || o.postOnly === true) return codes.INVALID_ORDER_TYPE;
     } else {
-      return 'INVALID_ORDER_TYPE';
+      return codes.INVALID_ORDER_TYPE;
     }
-    if (o.stpMode !== undefined && !STP_MODES.has(o.stpMode)) return 'INVALID_STP_MODE';
-    if (typeof o.qty !== 'bigint' || o.qty <= 0n) return 'INVALID_QTY';
-    if (o.qty % this.qtyStep !== 0n) return 'INVALID_QTY_STEP';
+    if (o.stpMode !== undefined && !STP_MODES.has(o.stpMode)) return codes.INVALID_STP_MODE;
+    if (typeof o.qty !== 'bigint' || o.qty <= 0n) return codes.INVALID_QTY;
+    if (o.qty % this.qtyStep !== 0n) return codes.INVALID_QTY_STEP;
     if (o.type === 'LIMIT') {
-      if (typeof o.price !== 'bigint' || o.price <= 0n) return 'INVALID_PRICE';
-      if (o.price % this.tickSize !== 0n) return 'INVALID_TICK';
+      if (typeof o.price !== 'bigint' || o.price <= 0n) return codes.INVALID_PRICE;
+      if (o.price % this.tickSize !== 0n) return codes.INVALID_TICK;
     } else if (o.price !== undefined && (typeof o.price !== 'bigint' || o.price <= 0n)) {
-      return 'INVALID_PRICE';
+      return codes.INVALID_PRICE;
     }
-    if ((o.tif === 'GTD') !== (o.expireAtNs !== undefined)) return 'INVALID_EXPIRY';
+    if ((o.tif === 'GTD') !== (o.expireAtNs !== undefined)) return codes.INVALID_EXPIRY;
     if (o.maxQuoteNotional !== undefined) {
       if (o.side !== 'BUY' || o.tif !== 'IOC' || typeof o.maxQuoteNotional !== 'bigint' || o.maxQuoteNotional <= 0n) {
-        return 'INVALID_NOTIONAL_CAP';
+        return codes.INVALID_NOTIONAL_CAP;
       }
     }
     return null;

@@ -1,3 +1,5 @@
+import type { codes } from '../errorCatalogue.ts';
+
 /**
  * Public types of the matching core. Plain data only: every price is a Q9 integer
  * (1 = 1e-9 quote unit), every quantity an integer in the pair's base scale, every
@@ -105,18 +107,19 @@ export type CancelReason =
 
 /** Why a new order is refused: the reasons `validate` can answer, which reach clients as codes. */
 export type PlaceRejectReason =
-  | 'DUPLICATE_ORDER_ID'
-  | 'INVALID_SIDE'
-  | 'INVALID_ORDER_TYPE'
-  | 'INVALID_STP_MODE'
-  | 'INVALID_QTY'
-  | 'INVALID_QTY_STEP'
-  | 'INVALID_PRICE'
-  | 'INVALID_TICK'
-  | 'INVALID_EXPIRY'
-  | 'INVALID_NOTIONAL_CAP';
+  | typeof codes.DUPLICATE_ORDER_ID
+  | typeof codes.INVALID_SIDE
+  | typeof codes.INVALID_ORDER_TYPE
+  | typeof codes.INVALID_STP_MODE
+  | typeof codes.INVALID_QTY
+  | typeof codes.INVALID_QTY_STEP
+  | typeof codes.INVALID_PRICE
+  | typeof codes.INVALID_TICK
+  | typeof codes.INVALID_EXPIRY
+  | typeof codes.INVALID_NOTIONAL_CAP;
 
-export type RejectReason = PlaceRejectReason | 'ORDER_NOT_FOUND' | 'INVALID_MODIFY' | 'POST_ONLY_WOULD_TAKE' | 'ORDER_EXPIRED';
+/** Why a command is refused: a catalogue code, but for an expired order (answered as ORDER_NOT_FOUND). */
+export type RejectReason = PlaceRejectReason | typeof codes.ORDER_NOT_FOUND | typeof codes.INVALID_MODIFY | typeof codes.POST_ONLY_WOULD_TAKE | 'ORDER_EXPIRED';
 
 export interface AcceptedEvent {
   type: 'accepted';

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { ENTRY_LABEL_MAX, ENTRY_NOTE_MAX } from './createAddressBookEntry.schema.ts';
 import { TAG_COLOR_MAX, TAG_NAME_MAX } from './createAddressBookTag.schema.ts';
@@ -47,20 +48,17 @@ export function checkColor(color: string, fieldPath = 'color'): string | null {
 }
 
 export const entryNotFound = () =>
-  new ApiError('not-found', 'address-book entry not found', { code: 'ADDRESS_BOOK_ENTRY_NOT_FOUND' });
+  errors.ADDRESS_BOOK_ENTRY_NOT_FOUND('address-book entry not found');
 export const tagNotFound = (fieldPath?: string) =>
-  new ApiError('not-found', 'address-book tag not found', {
-    code: 'ADDRESS_BOOK_TAG_NOT_FOUND',
+  errors.ADDRESS_BOOK_TAG_NOT_FOUND('address-book tag not found', {
     ...(fieldPath ? { violations: [{ fieldPath, message: 'no such tag in this address book', ruleId: 'exists' }] } : {}),
   });
 export const duplicateTag = (name: string) =>
-  new ApiError('conflict', `a tag named "${name}" already exists in this address book`, {
-    code: 'CONFLICT_DUPLICATE_TAG',
+  errors.CONFLICT_DUPLICATE_TAG(`a tag named "${name}" already exists in this address book`, {
     violations: [{ fieldPath: 'name', message: 'is already used by another tag of this book', ruleId: 'unique' }],
   });
 export const staleRevision = (current: bigint, expected: bigint | undefined) =>
-  new ApiError('conflict', `the entry is at revision ${current}, not ${expected}`, {
-    code: 'CONFLICT_STALE_REVISION',
+  errors.CONFLICT_STALE_REVISION(`the entry is at revision ${current}, not ${expected}`, {
     violations: [{ fieldPath: 'expectedRevision', message: 'is not the current revision', ruleId: 'stale-revision' }],
   });
 

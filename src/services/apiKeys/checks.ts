@@ -1,6 +1,7 @@
 import type { Caller } from '../../auth/caller.ts';
 import { normalizeCidr } from '../../auth/ipWhitelist.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import type { ApiKeysContext } from './context.ts';
 import { API_KEY_LABEL_MAX, API_KEY_TOKEN_MAX, IP_WHITELIST_MAX } from './createApiKey.schema.ts';
 import { KEY_INCLUDE, type KeyRow } from './views.ts';
@@ -44,8 +45,7 @@ export async function policyIdOf(ctx: ApiKeysContext, caller: Caller, policyId: 
     select: { id: true },
   });
   if (!policy) {
-    throw new ApiError('not-found', 'API policy not found', {
-      code: 'API_POLICY_NOT_FOUND',
+    throw errors.API_POLICY_NOT_FOUND('API policy not found', {
       violations: [{ fieldPath: 'policyId', message: 'no such policy', ruleId: 'exists' }],
     });
   }
@@ -62,7 +62,7 @@ export async function findVisible(ctx: ApiKeysContext, caller: Caller, keyId: st
   const row = /^ak_[0-9a-f]{32}$/.test(keyId)
     ? await ctx.db.apiKey.findFirst({ where: { keyId, ...visibleKeysWhere(caller) }, include: KEY_INCLUDE })
     : null;
-  if (!row) throw new ApiError('not-found', 'API key not found', { code: 'API_KEY_NOT_FOUND' });
+  if (!row) throw errors.API_KEY_NOT_FOUND('API key not found');
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { isUsableEd25519PublicKey } from '../../auth/signature.ts';
 import { actorLabel, type Caller } from '../../auth/caller.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { newApiKeyId } from '../../domain/ids.ts';
 import { isUniqueViolation } from '../../infra/databaseErrors.ts';
 import { requireSession, resolveAccount } from '../access.ts';
@@ -57,7 +58,7 @@ export async function createApiKey(ctx: ApiKeysContext, caller: Caller, input: C
     .catch((err: unknown) => {
       if (!isUniqueViolation(err)) throw err;
       // Keys are unique platform-wide; the answer is the same whoever holds the key.
-      throw new ApiError('conflict', 'this public key is not accepted: generate a new key pair', { code: 'CONFLICT_DUPLICATE_PUBLIC_KEY' });
+      throw errors.CONFLICT_DUPLICATE_PUBLIC_KEY('this public key is not accepted: generate a new key pair');
     });
   return one(ctx, row);
 }

@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { requireSession } from '../access.ts';
 import { checkExpiry, checkLabel, checkToken, checkWhitelist, findVisible, nextUpdatedAt, policyIdOf } from './checks.ts';
 import type { ApiKeysContext } from './context.ts';
@@ -24,7 +24,7 @@ export async function updateApiKey(ctx: ApiKeysContext, caller: Caller, input: U
   await ctx.limiter.admit('security.api_key_update', { caller });
   const current = await findVisible(ctx, caller, input.keyId);
   if (current.status !== 'ACTIVE') {
-    throw new ApiError('conflict', 'a revoked key cannot be changed', { code: 'CONFLICT_API_KEY_REVOKED' });
+    throw errors.CONFLICT_API_KEY_REVOKED('a revoked key cannot be changed');
   }
   const now = ctx.clock.now();
   const data = {
@@ -41,8 +41,7 @@ export async function updateApiKey(ctx: ApiKeysContext, caller: Caller, input: U
     data: { ...data, revision: { increment: 1 }, updatedAt: nextUpdatedAt(ctx, current.updatedAt) },
   });
   if (updated.count !== 1) {
-    throw new ApiError('conflict', `expectedRevision ${input.expectedRevision} is not the key's current revision`, {
-      code: 'CONFLICT_STALE_REVISION',
+    throw errors.CONFLICT_STALE_REVISION(`expectedRevision ${input.expectedRevision} is not the key's current revision`, {
       violations: [{ fieldPath: 'expectedRevision', message: 'is stale', ruleId: 'current-revision' }],
     });
   }

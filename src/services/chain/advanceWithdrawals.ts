@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
 import {
   approvedWithdraw,
   cancelWithdraw as cancelledFlow,
@@ -21,6 +21,7 @@ import { withdrawExpectations } from './expectedDurations.ts';
 import { flowStep, withdrawColumns, withdrawOf, type RequestFee } from './flowRecord.ts';
 import type { FlowMove } from '../trading/index.ts';
 import { publishFlow, type FlowAccounts } from './publishFlow.ts';
+import { LifecycleReason } from '../../generated/prisma/enums.ts';
 
 type Expectations = Awaited<ReturnType<typeof withdrawExpectations>>;
 type ExpectationsOf = (chainId: number, requiredConfirmations: number) => Promise<Expectations>;
@@ -65,7 +66,7 @@ export async function advanceWithdrawals(ctx: ChainContext): Promise<number> {
       await moveOnly(ctx, row, await step(row, approved, broadcast(ctx, row)));
     } else if (expireWithdraw(before, now) !== before) {
       const s = await step(row, expireWithdraw(before, now));
-      if (await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: 'DEADLINE_EXPIRED' }, undefined, true, s.move)) await publishFlow(ctx, s.after, accountsOf(row));
+      if (await ctx.engine.endWithdrawal({ id: intent.id, status: 'EXPIRED', failureReason: LifecycleReason.DEADLINE_EXPIRED }, undefined, true, s.move)) await publishFlow(ctx, s.after, accountsOf(row));
     } else if (before.state === 'PENDING_VALIDATION') {
       const flow = approveWithdraw(before, now);
       const s = await step(row, flow);
@@ -155,16 +156,16 @@ async function withdrawStep(ctx: ChainContext, row: LifecycleFlow, flow: Withdra
 export async function failWithdraw(ctx: ChainContext, input: { flowId: string; how: 'REJECT' | 'DROP' }): Promise<LifecycleFlow> {
   await ctx.engine.readable();
   const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId }, include });
-  if (!row || row.flowKind !== 'WITHDRAW_TO_EXTERNAL_CHAIN' || !row.withdrawIntent) throw new ApiError('not-found', 'no withdrawal flow has this id', { code: 'FLOW_NOT_FOUND' });
+  if (!row || row.flowKind !== 'WITHDRAW_TO_EXTERNAL_CHAIN' || !row.withdrawIntent) throw errors.FLOW_NOT_FOUND('no withdrawal flow has this id');
   const before = withdrawOf(row);
   // The operator's reject stands for the validators' verdict: the flow ends REJECTED at once.
   const transition = input.how === 'DROP' ? droppedWithdraw : (flow: WithdrawFlow, nowMs: number) => (rejectWithdraw(flow, nowMs) === flow ? flow : catchUpWithdraw(flow, 'REJECTED', nowMs));
   if (transition(before, ctx.clock.now().getTime()) === before) {
     const can = input.how === 'DROP' ? 'only a broadcast withdrawal (DESTINATION_CONFIRMING) can be dropped' : 'only a withdrawal awaiting validation can be rejected';
-    throw new ApiError('conflict', `${can}; this one is ${row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
+    throw errors.FLOW_STATE_CONFLICT(`${can}; this one is ${row.flowState}`);
   }
   const end = input.how === 'DROP' ? ({ status: 'FAILED', failureReason: 'TRANSACTION_DROPPED' } as const) : ({ status: 'REJECTED', failureReason: 'ZIPPER_VALIDATION_REJECTED' } as const);
-  return endAgain(ctx, row, transition, end, input.how === 'REJECT', () => new ApiError('conflict', 'the withdrawal was marked for broadcast or ended meanwhile', { code: 'FLOW_STATE_CONFLICT' }));
+  return endAgain(ctx, row, transition, end, input.how === 'REJECT', () => errors.FLOW_STATE_CONFLICT('the withdrawal was marked for broadcast or ended meanwhile'));
 }
 
 /**
@@ -204,7 +205,7 @@ async function endAgain(ctx: ChainContext, row: Row, transition: (flow: Withdraw
 export async function cancelWithdraw(ctx: ChainContext, where: Prisma.LifecycleFlowWhereInput): Promise<LifecycleFlow> {
   await ctx.engine.readable();
   const row = await ctx.db.lifecycleFlow.findFirst({ where: { ...where, flowKind: 'WITHDRAW_TO_EXTERNAL_CHAIN' }, include });
-  if (!row?.withdrawIntent) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
-  const refuse = () => new ApiError('conflict', `only a withdrawal not yet broadcast (PENDING_VALIDATION) can be canceled; this one is ${row.flowState === 'PENDING_VALIDATION' ? 'being broadcast' : row.flowState}`, { code: 'FLOW_STATE_CONFLICT' });
+  if (!row?.withdrawIntent) throw errors.FLOW_NOT_FOUND('no withdrawal awaiting broadcast has this id');
+  const refuse = () => errors.FLOW_STATE_CONFLICT(`only a withdrawal not yet broadcast (PENDING_VALIDATION) can be canceled; this one is ${row.flowState === 'PENDING_VALIDATION' ? 'being broadcast' : row.flowState}`);
   return endAgain(ctx, row, cancelledFlow, { status: 'CANCELED', failureReason: 'USER_CANCELED' }, true, refuse);
 }

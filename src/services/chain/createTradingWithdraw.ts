@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { verifyMessage } from 'viem';
 import type { Caller } from '../../auth/caller.ts';
 import { verifyEd25519 } from '../../auth/signature.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { submitWithdraw, VALIDATORS } from '../../domain/flows/withdraw.ts';
 import { newPublicId } from '../../domain/ids.ts';
 import { E18, MAX_LEDGER_AMOUNT_E18, parseScaled } from '../../domain/money.ts';
@@ -35,7 +36,7 @@ export interface TradingWithdrawInput {
 export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, variant: 'API_KEY' | 'WALLET', input: TradingWithdrawInput): Promise<{ intentId: string }> {
   requirePermission(caller, 'WITHDRAW');
   if (variant === 'API_KEY' && caller.kind !== 'apiKey') {
-    throw new ApiError('permission-denied', 'Create Trading Withdraw is signed by the calling API key; a wallet session uses POST /v1/chain/trading-withdraws:wallet', { code: 'API_KEY_REQUIRED' });
+    throw errors.API_KEY_REQUIRED('Create Trading Withdraw is signed by the calling API key; a wallet session uses POST /v1/chain/trading-withdraws:wallet');
   }
   const account = await resolveAccount(ctx.db, caller, variant === 'WALLET' ? input.subaccountId : undefined);
   await ctx.limiter.admit('withdraw.submit', { caller, account });
@@ -43,7 +44,7 @@ export async function createTradingWithdraw(ctx: ChainContext, caller: Caller, v
   const payload = decodePayload(input.payload);
   const payloadHash = createHash('sha256').update(input.payload).digest('hex');
   const asset = ctx.markets.asset(payload.assetId);
-  if (!asset) throw invalidArgument('payload.assetId', `asset ${payload.assetId} is not listed`, 'unknown-asset', 'UNKNOWN_ASSET');
+  if (!asset) throw invalidArgument('payload.assetId', `asset ${payload.assetId} is not listed`, 'unknown-asset', errors.UNKNOWN_ASSET);
   const destination = await resolveDestination(ctx, account, payload, asset.symbol);
 
   if (variant === 'API_KEY') await verifyKeySignature(ctx, caller, input);
@@ -154,7 +155,7 @@ async function verifyKeySignature(ctx: ChainContext, caller: Caller, input: Trad
   if (input.payloadSignature.length !== 64) throw invalidArgument('payloadSignature', 'must be a 64-byte Ed25519 signature', 'bytes-length');
   const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: caller.keyDbId }, select: { publicKeyEd25519: true } });
   if (!verifyEd25519(key.publicKeyEd25519, input.payload, input.payloadSignature)) {
-    throw new ApiError('unauthenticated', 'payloadSignature is not the calling API key’s Ed25519 signature of the payload bytes', { code: 'INVALID_PAYLOAD_SIGNATURE' });
+    throw errors.INVALID_PAYLOAD_SIGNATURE('payloadSignature is not the calling API key’s Ed25519 signature of the payload bytes');
   }
 }
 
@@ -168,19 +169,19 @@ async function verifyWalletSignature(ctx: ChainContext, account: AccountRef, pay
   if (input.payloadSignature.length !== 65) throw invalidArgument('payloadSignature', 'must be a 65-byte EIP-191 signature', 'evm-signature');
   const root = await ctx.db.account.findUniqueOrThrow({ where: { id: account.rootAccountId }, select: { walletAddress: true } });
   if (root.walletAddress !== wallet.toLowerCase()) {
-    throw new ApiError('permission-denied', 'signerWallet is not the wallet of the account', { code: 'WALLET_NOT_ACCOUNT_OWNER' });
+    throw errors.WALLET_NOT_ACCOUNT_OWNER('signerWallet is not the wallet of the account');
   }
   const message = authorizationMessage({ domain: ctx.authorizationDomain, accountId: account.publicId, payload, assetSymbol: shown.symbol, destinationLabel: shown.label, payloadSha256Hex: shown.payloadHash });
   const valid = await verifyMessage({ address: wallet as `0x${string}`, message, signature: `0x${Buffer.from(input.payloadSignature).toString('hex')}` }).catch(() => false);
-  if (!valid) throw new ApiError('unauthenticated', 'payloadSignature is not signerWallet’s EIP-191 signature of the authorization message', { code: 'INVALID_WALLET_SIGNATURE' });
+  if (!valid) throw errors.INVALID_WALLET_SIGNATURE('payloadSignature is not signerWallet’s EIP-191 signature of the authorization message');
 }
 
 /** An on-chain amount: at least the minimum, and no finer than the chain's token carries. */
 function checkExternalAmount(amount: bigint, networkAsset: Extract<Destination, { kind: 'external' }>['networkAsset']): void {
   const step = 10n ** BigInt(18 - Math.min(networkAsset.nativeDecimals, 18));
   if (amount % step !== 0n) {
-    throw invalidArgument('payload.amount', `has more precision than ${networkAsset.symbol} carries on this network (${networkAsset.nativeDecimals} decimals)`, 'precision', 'AMOUNT_PRECISION');
+    throw invalidArgument('payload.amount', `has more precision than ${networkAsset.symbol} carries on this network (${networkAsset.nativeDecimals} decimals)`, 'precision', errors.AMOUNT_PRECISION);
   }
   const minimum = parseScaled(MIN_DEPOSIT[networkAsset.symbol] ?? '0', E18, 'minimum', { allowZero: true, max: MAX_LEDGER_AMOUNT_E18 });
-  if (amount < minimum) throw invalidArgument('payload.amount', `is below the minimum withdrawal of ${MIN_DEPOSIT[networkAsset.symbol]} ${networkAsset.symbol}`, 'minimum', 'AMOUNT_BELOW_MINIMUM');
+  if (amount < minimum) throw invalidArgument('payload.amount', `is below the minimum withdrawal of ${MIN_DEPOSIT[networkAsset.symbol]} ${networkAsset.symbol}`, 'minimum', errors.AMOUNT_BELOW_MINIMUM);
 }

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { EXTERNAL_NETWORKS, normaliseEvmAddress, normaliseExternalDestination, type ExternalNetwork, type NetworkAsset } from '../../domain/networks.ts';
 import type { WithdrawPayload } from '../../domain/withdrawPayload.ts';
 import type { AccountRef } from '../access.ts';
@@ -27,7 +28,7 @@ export interface DestinationCheck {
 }
 
 const notAllowListed = () =>
-  new ApiError('permission-denied', 'the account withdraws only to its address book, and this destination is not in it', { code: 'DESTINATION_NOT_ALLOWLISTED' });
+  errors.DESTINATION_NOT_ALLOWLISTED('the account withdraws only to its address book, and this destination is not in it');
 
 /**
  * The payload's destination: an address on a supported network that carries the asset, and
@@ -42,7 +43,7 @@ export async function resolveDestination(ctx: ChainContext, account: AccountRef,
     // The receiving account by its smart-account address, or by its public id.
     const by = /^0x[0-9a-fA-F]{40}$/.test(payload.destinationAddress) ? { smartAccountAddress: normaliseEvmAddress(payload.destinationAddress, 'payload.destinationAddress') } : { publicId: payload.destinationAddress };
     const target = await ctx.db.account.findFirst({ where: { ...by, kind: { in: ['ROOT', 'SUBACCOUNT'] }, status: 'ACTIVE' }, select: { id: true } });
-    if (!target) throw invalidArgument('payload.destinationAddress', 'names no account (TO_FUNDING takes the receiving account’s smart-account address or id)', 'exists', 'DESTINATION_NOT_FOUND');
+    if (!target) throw invalidArgument('payload.destinationAddress', 'names no account (TO_FUNDING takes the receiving account’s smart-account address or id)', 'exists', errors.DESTINATION_NOT_FOUND);
     if (target.id !== account.id && root.withdrawAllowListOnly) {
       const entry = await ctx.db.addressBookEntry.findFirst({ where: { scopeAccountId: { in: [account.rootAccountId, account.id] }, kind: 'INTERNAL_ACCOUNT', internalAccountId: target.id }, select: { id: true } });
       if (!entry) throw notAllowListed();
@@ -53,9 +54,9 @@ export async function resolveDestination(ctx: ChainContext, account: AccountRef,
   const check = await checkDestination(ctx, account, { chainId, address: payload.destinationAddress as string }, root.withdrawAllowListOnly, 'payload.destinationAddress');
   const network = EXTERNAL_NETWORKS.get(chainId) as ExternalNetwork;
   const networkAsset = network.assets.find((a) => a.symbol === symbol);
-  if (!networkAsset) throw invalidArgument('payload.assetId', `${symbol} cannot be withdrawn to ${network.name}`, 'asset-network', 'ASSET_NOT_ON_NETWORK');
+  if (!networkAsset) throw invalidArgument('payload.assetId', `${symbol} cannot be withdrawn to ${network.name}`, 'asset-network', errors.ASSET_NOT_ON_NETWORK);
   if (check.isInternal) {
-    throw invalidArgument('payload.destinationAddress', 'is a deposit address of this exchange: withdraw with TO_FUNDING to the receiving account’s id instead (instant, no network fee)', 'internal', 'DESTINATION_INTERNAL');
+    throw invalidArgument('payload.destinationAddress', 'is a deposit address of this exchange: withdraw with TO_FUNDING to the receiving account’s id instead (instant, no network fee)', 'internal', errors.DESTINATION_INTERNAL);
   }
   if (!check.allowed) throw notAllowListed();
   return { kind: 'external', network, networkAsset, address: check.normalizedAddress, label: `${check.normalizedAddress} on ${network.name} (network ${chainId})` };
@@ -75,7 +76,7 @@ export async function checkDestination(ctx: ChainContext, account: AccountRef, i
     if (fieldPath !== undefined) {
       const v = err.violations[0];
       const field = v?.fieldPath === 'destination.registryChainId' ? 'payload.destinationChainId' : fieldPath;
-      throw invalidArgument(field, v?.message ?? err.message, v?.ruleId ?? 'invalid', 'DESTINATION_INVALID');
+      throw invalidArgument(field, v?.message ?? err.message, v?.ruleId ?? 'invalid', errors.DESTINATION_INVALID);
     }
     return { valid: false, normalizedAddress: '', reason: err.violations[0]?.message ?? err.message, isInternal: false, inAddressBook: false, addressBookEntryId: '', allowListOnly, allowed: false };
   }

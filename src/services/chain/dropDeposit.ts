@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { droppedDeposit } from '../../domain/flows/deposit.ts';
 import type { ChainContext } from './context.ts';
 import { depositExpectations } from './expectedDurations.ts';
@@ -15,8 +15,8 @@ export async function dropDeposit(ctx: ChainContext, input: { flowId: string }) 
   for (;;) {
     await ctx.engine.readable();
     const row = await ctx.db.lifecycleFlow.findUnique({ where: { publicId: input.flowId } });
-    if (!row || row.flowKind !== 'DEPOSIT') throw new ApiError('not-found', 'no such deposit flow', { code: 'FLOW_NOT_FOUND' });
-    if (row.flowState !== 'SOURCE_CONFIRMING') throw new ApiError('conflict', `a ${row.flowState} deposit cannot be dropped`, { code: 'FLOW_NOT_DROPPABLE' });
+    if (!row || row.flowKind !== 'DEPOSIT') throw errors.FLOW_NOT_FOUND('no such deposit flow');
+    if (row.flowState !== 'SOURCE_CONFIRMING') throw errors.FLOW_NOT_DROPPABLE(`a ${row.flowState} deposit cannot be dropped`);
     const flow = droppedDeposit(depositOf(row), ctx.clock.now().getTime());
     const expected = await depositExpectations(ctx, row.serviceChainId as number, flow.requiredConfirmations);
     const { move, after } = flowStep(row, depositColumns(flow, expected), { latestLifecycleSource: 'INDEXER' });

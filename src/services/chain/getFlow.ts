@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import type { ChainContext } from './context.ts';
 import { flowView } from './flowView.ts';
 import { OWNER, visibleFlows } from './listFlows.ts';
@@ -16,6 +16,6 @@ const FLOW_ID_MAX = 64;
 export async function getFlow(ctx: ChainContext, caller: Caller, input: { flowId: string }, include: Prisma.LifecycleFlowInclude = {}) {
   const { visible } = await visibleFlows(ctx, caller);
   const row = input.flowId.length > FLOW_ID_MAX ? null : await ctx.db.lifecycleFlow.findFirst({ where: { ...visible, publicId: input.flowId }, include: { ...include, ...OWNER } });
-  if (!row) throw new ApiError('not-found', 'no flow with this id', { code: 'FLOW_NOT_FOUND' });
+  if (!row) throw errors.FLOW_NOT_FOUND('no flow with this id');
   return { flow: flowView(row, row.ownerAccount.publicId), row };
 }

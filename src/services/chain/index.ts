@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { NETWORK_LIST } from '../../domain/networks.ts';
 import { smartAccountAddressOf } from '../../domain/smartAccounts.ts';
 import type { LifecycleFlow, Prisma } from '../../generated/prisma/client.ts';
@@ -74,7 +74,7 @@ export function chainOperations(ctx: ChainContext) {
     async cancelTradingWithdraw(caller: Caller, input: { intentId: string }) {
       requirePermission(caller, 'WITHDRAW');
       const scoped = caller.kind === 'apiKey' && caller.subaccountId !== undefined ? await resolveAccount(ctx.db, caller, undefined) : undefined;
-      if (input.intentId.length > 64) throw new ApiError('not-found', 'no withdrawal awaiting broadcast has this id', { code: 'FLOW_NOT_FOUND' });
+      if (input.intentId.length > 64) throw errors.FLOW_NOT_FOUND('no withdrawal awaiting broadcast has this id');
       const row = await cancelWithdraw(ctx, { publicId: input.intentId, ...(scoped ? { ownerAccountId: scoped.id } : { rootAccountId: caller.rootAccountId }) });
       return { flow: await viewOf(row) };
     },

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { observeDeposit as observe } from '../../domain/flows/deposit.ts';
 import { E18, MAX_LEDGER_AMOUNT_E18, parseScaled } from '../../domain/money.ts';
 import { EXTERNAL_NETWORKS, MIN_DEPOSIT } from '../../domain/networks.ts';
@@ -19,7 +20,7 @@ export async function observeDeposit(ctx: ChainContext, input: { chainId: number
   const network = EXTERNAL_NETWORKS.get(input.chainId);
   if (!network) throw invalidArgument('chainId', `network ${input.chainId} is not supported`, 'unknown-network');
   const target = await ctx.db.depositAddress.findUnique({ where: { chainId_address: { chainId: input.chainId, address: input.address } }, include: { account: { select: { id: true, rootAccountId: true, smartAccountAddress: true } } } });
-  if (!target) throw new ApiError('not-found', 'no deposit address is assigned there', { code: 'DEPOSIT_ADDRESS_NOT_FOUND' });
+  if (!target) throw errors.DEPOSIT_ADDRESS_NOT_FOUND('no deposit address is assigned there');
   const amountE18 = parseScaled(input.amount, E18, 'amount', { max: MAX_LEDGER_AMOUNT_E18 });
   const carried = network.assets.find((a) => a.symbol === input.asset.toUpperCase());
   const listed = carried ? ctx.markets.asset(carried.symbol) : undefined;

@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { requirePermission } from '../access.ts';
 import type { ChainContext } from './context.ts';
 
@@ -12,7 +12,7 @@ import type { ChainContext } from './context.ts';
 export async function setWithdrawAllowList(ctx: ChainContext, caller: Caller, input: { enabled: boolean }): Promise<{ allowListOnly: boolean }> {
   requirePermission(caller, 'WITHDRAW');
   if (!input.enabled && caller.kind === 'apiKey') {
-    throw new ApiError('permission-denied', 'an API key cannot switch the withdrawal allow-list off; a wallet session can', { code: 'ALLOW_LIST_SESSION_REQUIRED' });
+    throw errors.ALLOW_LIST_SESSION_REQUIRED('an API key cannot switch the withdrawal allow-list off; a wallet session can');
   }
   await ctx.limiter.admit('address_book.mutate', { caller, account: { id: caller.rootAccountId, publicId: caller.rootPublicId, kind: 'ROOT', rootAccountId: caller.rootAccountId } });
   const row = await ctx.db.account.update({ where: { id: caller.rootAccountId }, data: { withdrawAllowListOnly: input.enabled }, select: { withdrawAllowListOnly: true } });

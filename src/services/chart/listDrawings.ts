@@ -1,6 +1,7 @@
 import type { Caller } from '../../auth/caller.ts';
 import type { ChartContext } from './context.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { pageLimit, toPage } from '../pageTokens.ts';
 import { owner, findLayer, TOMBSTONE_RETENTION_MS } from './layerStore.ts';
@@ -26,8 +27,7 @@ export async function listDrawings(
   if (since < 0n) throw invalidArgument('updatedSinceMs', 'must not be negative', 'range');
   const horizon = BigInt(ctx.clock.now().getTime() - TOMBSTONE_RETENTION_MS);
   if (since !== 0n && since < horizon) {
-    throw new ApiError('invalid-argument', 'updatedSinceMs is older than the tombstone retention: list from the start', {
-      code: 'CHART_SYNC_WINDOW_EXPIRED',
+    throw errors.CHART_SYNC_WINDOW_EXPIRED('updatedSinceMs is older than the tombstone retention: list from the start', {
       violations: [{ fieldPath: 'updatedSinceMs', message: `must be within the last ${TOMBSTONE_RETENTION_MS} ms, or 0`, ruleId: 'sync-window' }],
     });
   }

@@ -1,5 +1,5 @@
 import type { DrawingState } from '../../domain/chartMerge.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 
 /** Layers, drawings and chart events as the transports render them, and the service's inputs. */
@@ -81,12 +81,11 @@ export interface ChartLayerEvent {
 export type LayerRow = Prisma.ChartLayerGetPayload<true>;
 export type DrawingRow = Prisma.ChartDrawingGetPayload<true>;
 
-export const layerNotFound = () => new ApiError('not-found', 'chart layer not found', { code: 'CHART_LAYER_NOT_FOUND' });
-export const drawingNotFound = () => new ApiError('not-found', 'chart drawing not found', { code: 'CHART_DRAWING_NOT_FOUND' });
+export const layerNotFound = () => errors.CHART_LAYER_NOT_FOUND('chart layer not found');
+export const drawingNotFound = () => errors.CHART_DRAWING_NOT_FOUND('chart drawing not found');
 
 export function staleRevision(current: bigint, expected: bigint, fieldPath: string): ApiError {
-  return new ApiError('conflict', `the layer is at revision ${current}, not ${expected}`, {
-    code: 'CONFLICT_STALE_REVISION',
+  return errors.CONFLICT_STALE_REVISION(`the layer is at revision ${current}, not ${expected}`, {
     violations: [{ fieldPath, message: 'is not the current revision', ruleId: 'stale-revision' }],
     extensions: { currentRevision: current.toString() },
   });

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { MAX_TEMPLATE_TAGS, TEMPLATE_TAG_MAX } from './publishLayout.schema.ts';
 import { MAX_WIDGET_CONFIG_BYTES, MAX_WIDGETS_PER_LAYOUT, WIDGET_TYPES } from './upsertLayout.schema.ts';
 import type { WidgetView } from './views.ts';
@@ -8,9 +9,9 @@ import type { WidgetView } from './views.ts';
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TAG = /^[a-z0-9][a-z0-9_-]*$/;
 
-export const layoutNotFound = () => new ApiError('not-found', 'layout not found', { code: 'LAYOUT_NOT_FOUND' });
-export const templateNotFound = () => new ApiError('not-found', 'layout template not found', { code: 'LAYOUT_TEMPLATE_NOT_FOUND' });
-export const versionNotFound = () => new ApiError('not-found', 'layout template version not found', { code: 'LAYOUT_TEMPLATE_VERSION_NOT_FOUND' });
+export const layoutNotFound = () => errors.LAYOUT_NOT_FOUND('layout not found');
+export const templateNotFound = () => errors.LAYOUT_TEMPLATE_NOT_FOUND('layout template not found');
+export const versionNotFound = () => errors.LAYOUT_TEMPLATE_VERSION_NOT_FOUND('layout template version not found');
 
 export const chars = (s: string) => [...s].length;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -1,5 +1,6 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { parseScaled, E18, MAX_LEDGER_AMOUNT_E18 } from '../../domain/money.ts';
 import type { LedgerAccount } from '../../generated/prisma/client.ts';
 import { requirePermission, resolveAccount } from '../access.ts';
@@ -25,8 +26,7 @@ export async function createInternalTransfer(ctx: LedgerContext, caller: Caller,
   const dst: BalanceRef = { accountId: to.id, ledgerAccount: input.toLedger, assetId: asset.unifiedAssetId };
   return ctx.engine.transfer([src, dst], (job) => {
     if (job.balance(src).available < amount) {
-      throw new ApiError('invalid-argument', 'insufficient available balance', {
-        code: 'INSUFFICIENT_BALANCE',
+      throw errors.INSUFFICIENT_BALANCE('insufficient available balance', {
         violations: [{ fieldPath: 'amount', message: 'exceeds the available balance', ruleId: 'balance' }],
       });
     }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
 import { decimalToBigInt, formatScaled } from '../../domain/money.ts';
 import type { LedgerAccount, TransferCode, TransferSideKind } from '../../generated/prisma/client.ts';
 import type { Db } from '../../infra/database.ts';
@@ -165,8 +165,7 @@ export class BalanceBook {
 
   private notFinal(ref: BalanceRef, nowMs: number, fieldPath: string): ApiError {
     const { amount, untilMs } = this.locks?.locked(ref.accountId, ref.assetId, nowMs) ?? { amount: 0n, untilMs: 0 };
-    return new ApiError('invalid-argument', `${formatScaled(amount, 18)} of this asset comes from deposits not yet final on their chain; it must stay on the account until ${new Date(untilMs).toISOString()}`, {
-      code: 'DEPOSIT_NOT_FINAL',
+    return errors.DEPOSIT_NOT_FINAL(`${formatScaled(amount, 18)} of this asset comes from deposits not yet final on their chain; it must stay on the account until ${new Date(untilMs).toISOString()}`, {
       violations: [{ fieldPath, message: 'exceeds the funds whose deposits are final on chain', ruleId: 'deposit-not-final' }],
     });
   }

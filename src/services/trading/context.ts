@@ -1,3 +1,4 @@
+import { errors } from '../../domain/errorCatalogue.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Db } from '../../infra/database.ts';
@@ -23,7 +24,7 @@ export type Ids = 'one' | 'one-or-both';
 
 export function marketOf(ctx: TradingContext, symbol: string, fieldPath = 'order.symbol'): Market {
   const m = ctx.markets.market(symbol);
-  if (!m) throw invalidArgument(fieldPath, `is not a listed symbol`, 'symbol', 'UNKNOWN_SYMBOL');
+  if (!m) throw invalidArgument(fieldPath, `is not a listed symbol`, 'symbol', errors.UNKNOWN_SYMBOL);
   return m;
 }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import { projectWriteSet, type QuarantineInsert } from './persist.ts';
@@ -183,7 +183,7 @@ export class Projector {
       const timer = setTimeout(() => {
         const i = this.waiters.indexOf(waiter);
         if (i >= 0) this.waiters.splice(i, 1);
-        reject(new ApiError('unavailable', 'the read tables are behind the latest trading changes; retry', { code: 'PROJECTION_LAGGING' }));
+        reject(errors.PROJECTION_LAGGING('the read tables are behind the latest trading changes; retry'));
       }, timeoutMs);
       const waiter = {
         seq,
@@ -303,10 +303,10 @@ export class Projector {
     return this.exclusive(async () => {
       await this.loadQuarantine();
       const target = this.quarantined.find((e) => e.seq === seq);
-      if (!target) throw new ApiError('not-found', `no parked trading journal entry ${seq}`, { code: 'QUARANTINED_ENTRY_NOT_FOUND' });
+      if (!target) throw errors.QUARANTINED_ENTRY_NOT_FOUND(`no parked trading journal entry ${seq}`);
       const plan = reapplyPlan(this.quarantined.map((e) => ({ ...e, footprint: footprintOf(e) })), seq);
       if (!plan) {
-        throw new ApiError('conflict', `entry ${seq} waits behind parked entry ${target.behindSeq ?? 'an earlier one'}: re-apply that one first`, { code: 'QUARANTINED_ENTRY_BEHIND' });
+        throw errors.QUARANTINED_ENTRY_BEHIND(`entry ${seq} waits behind parked entry ${target.behindSeq ?? 'an earlier one'}: re-apply that one first`);
       }
       const outcome: ReapplyOutcome = { reapplied: [] };
       try {
@@ -365,4 +365,4 @@ const pause = (attempt: number) => new Promise<void>((r) => setTimeout(r, Math.m
 const footprintOf = (e: QuarantinedEntry): EntryFootprint => ({ keys: new Set(e.keys), accounts: new Set(e.accountIds) });
 
 const quarantinedRows = () =>
-  new ApiError('unavailable', 'the read tables are behind for this account: a trading journal entry touching it is quarantined; retry', { code: 'PROJECTION_LAGGING' });
+  errors.PROJECTION_LAGGING('the read tables are behind for this account: a trading journal entry touching it is quarantined; retry');

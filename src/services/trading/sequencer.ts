@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
 import { WriteSet } from './writeSet.ts';
 
 interface Job {
@@ -37,15 +37,15 @@ export class CommitAbandoned extends Error {
 }
 
 export const rebuildingError = () =>
-  new ApiError('unavailable', 'the trading state is being rebuilt after a failed commit; retry', { code: 'REBUILDING' });
+  errors.REBUILDING('the trading state is being rebuilt after a failed commit; retry');
 
 // The database refused the commit or could not confirm it: usually nothing was stored, but
 // a connection lost after PostgreSQL committed is possible, so a client looks it up first.
 const notDurable = (cause: unknown) =>
-  new ApiError('unavailable', 'the change could not be confirmed as durable; look it up (e.g. by clientOrderId) before retrying', { code: 'COMMIT_FAILED', cause });
+  errors.COMMIT_FAILED('the change could not be confirmed as durable; look it up (e.g. by clientOrderId) before retrying', { cause });
 
 const batchAborted = (cause: unknown) =>
-  new ApiError('unavailable', 'the change was not applied: an internal error aborted its batch; retry', { code: 'BATCH_ABORTED', cause });
+  errors.BATCH_ABORTED('the change was not applied: an internal error aborted its batch; retry', { cause });
 
 /**
  * The one writer of trading state, with group commit. A submitted job runs at once

@@ -1,5 +1,5 @@
 import { invalidArgument } from '../../domain/errors.ts';
-import { misfitCode, rowChecker, type RowMisfit } from '../../infra/columnLimits.ts';
+import { misfitFactory, rowChecker, type RowMisfit } from '../../infra/columnLimits.ts';
 import {
   BALANCE_COLUMNS,
   FLOW_COLUMNS,
@@ -98,4 +98,4 @@ export function writeSetMisfit(ws: WriteSet): RowMisfit | null {
 }
 
 /** The refusal of a job whose changes a table cannot hold: 400, naming the column. */
-export const misfitError = (m: RowMisfit) => invalidArgument(`${m.model}.${m.column}`, `a value the request leads to ${m.reason}`, 'storable', misfitCode(m.reason));
+export const misfitError = (m: RowMisfit) => invalidArgument(`${m.model}.${m.column}`, `a value the request leads to ${m.reason}`, 'storable', misfitFactory(m.reason));

@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { Repeater } from '@graphql-yoga/subscription';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import type { LedgerAccount } from '../../generated/prisma/client.ts';
 import type { TopicPayload } from '../topics.ts';
@@ -151,7 +152,7 @@ export async function resumeAfter<T extends { sequence: bigint }>(live: AsyncIte
   if (from > source.lastEntry()) throw invalidArgument('after', 'is ahead of the stream', 'max');
   // Entries from + 1 onwards are needed; any of them gone means events may be missing.
   if ((await source.firstEntry()) > from + 1n) {
-    throw invalidArgument('after', 'is older than the journal keeps: read the current state (open orders, fills, triggers, balances), then subscribe without after', 'retention', 'STREAM_RESUME_TOO_OLD');
+    throw invalidArgument('after', 'is older than the journal keeps: read the current state (open orders, fills, triggers, balances), then subscribe without after', 'retention', errors.STREAM_RESUME_TOO_OLD);
   }
   // Starts the live subscription now, before the replay reads the journal.
   let next = live.next();

@@ -1,5 +1,6 @@
 import { directionOf, ladderLevels, trailingDistanceOf, type Distribution } from '../../domain/triggers/index.ts';
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import { quoteNotional } from '../../domain/matching/index.ts';
 import { parseScaled } from '../../domain/money.ts';
 import { parseRfc3339Ns } from '../../domain/time.ts';
@@ -307,7 +308,7 @@ export function validateTriggerChange(input: ModifyTriggerInput, market: Market,
   return change;
 }
 
-/** `trailingDistance.trailingDistanceBps` → `trailingDistanceBps`: the modify body is flat. */
+/** `trailingDistance.trailingDistanceBps` → `trailingDistanceBps`: the modify body is flat. trailingDistanceOf refuses with BAD_REQUEST only. */
 function renamed(err: ApiError): ApiError {
-  return new ApiError(err.key, err.message, { code: err.code, violations: err.violations.map((v) => ({ ...v, fieldPath: v.fieldPath.replace(/^trailingDistance\./, '') })) });
+  return errors.BAD_REQUEST(err.message, { violations: err.violations.map((v) => ({ ...v, fieldPath: v.fieldPath.replace(/^trailingDistance\./, '') })) });
 }

@@ -1,10 +1,11 @@
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, codes, errors } from '../../domain/errorCatalogue.ts';
 import { formatScaled } from '../../domain/money.ts';
 import type { OrderCloseReason } from '../../generated/prisma/client.ts';
 import type { TrailingParams, TrailingState } from '../../domain/triggers/index.ts';
 import type { Market } from '../markets.ts';
 import type { CreateOrderInput } from './orderInput.ts';
 import type { TriggerRow } from './writeSet.ts';
+import { TriggerFailureReason } from '../../generated/prisma/enums.ts';
 
 /**
  * The rules the engine applies to triggers that need none of its state: the shape of a
@@ -50,7 +51,7 @@ export function childOrderOf(t: TriggerRow, market: Market): CreateOrderInput['o
 
 /** Why a child was refused, as a trigger failure reason. */
 export function failureOf(err: ApiError): TriggerRow['failureReason'] {
-  if (err.code === 'INSUFFICIENT_BALANCE') return 'INSUFFICIENT_BALANCE';
+  if (err.code === codes.INSUFFICIENT_BALANCE) return TriggerFailureReason.INSUFFICIENT_BALANCE;
   if (/NOTIONAL/.test(err.code ?? '')) return 'MIN_NOTIONAL';
   return 'CHILD_REJECTED';
 }
@@ -98,22 +99,20 @@ export function trailingParamsOf(row: Pick<TriggerRow, 'side' | 'params'>, tickS
 }
 
 export function noReferencePrice(fieldPath: string): ApiError {
-  return new ApiError('invalid-argument', 'no trade has printed in this pair yet: there is no price to start from', {
-    code: 'NO_REFERENCE_PRICE',
+  return errors.NO_REFERENCE_PRICE('no trade has printed in this pair yet: there is no price to start from', {
     violations: [{ fieldPath, message: 'needs a last price, and the pair has not traded yet', ruleId: 'reference-price' }],
   });
 }
 
 /** Refused rather than fired silently (Binance's "order would immediately trigger"). */
 export function wouldFireAtOnce(last: bigint, fieldPath: string): ApiError {
-  return new ApiError('invalid-argument', `the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
-    code: 'TRIGGER_WOULD_FIRE_IMMEDIATELY',
+  return errors.TRIGGER_WOULD_FIRE_IMMEDIATELY(`the last price (${formatScaled(last, 9)}) is already at or through triggerPrice: it would fire at once`, {
     violations: [{ fieldPath, message: 'the last price is already at or through the trigger price', ruleId: 'would-fire-immediately' }],
   });
 }
 
 export function triggerNotPausable(status: string): ApiError {
-  return new ApiError('conflict', `a ${status} trigger cannot be paused or resumed`, { code: 'TRIGGER_NOT_PAUSABLE' });
+  return errors.TRIGGER_NOT_PAUSABLE(`a ${status} trigger cannot be paused or resumed`);
 }
 
 /** A repeated clientTriggerId must name the same trigger (409 otherwise). */
@@ -124,7 +123,7 @@ export function checkSameTrigger<T extends TriggerSpec['row']>(existing: T, spec
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
   const sameParams = () => Object.entries(json(spec.row.params)).every(([k, v]) => JSON.stringify(json(existing.params)[k]) === JSON.stringify(v));
   if (keys.some((k) => (k === 'params' ? !sameParams() : existing[k] !== spec.row[k]))) {
-    throw new ApiError('conflict', 'clientTriggerId is already used by a different trigger', { code: 'CONFLICT_CLIENT_TRIGGER_ID_REUSED' });
+    throw errors.CONFLICT_CLIENT_TRIGGER_ID_REUSED('clientTriggerId is already used by a different trigger');
   }
   return existing;
 }

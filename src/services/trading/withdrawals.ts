@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import type { Db } from '../../infra/database.ts';
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { BalanceRef } from './balances.ts';
@@ -110,16 +110,16 @@ export class WithdrawalBook {
    * with another payload, a nonce used before), or undefined: a new withdrawal.
    */
   existing(s: WithdrawSubmission, prepared: PreparedWithdrawal): string | undefined {
-    if (prepared.epoch !== this.epoch) throw new ApiError('unavailable', 'withdrawal state was refreshed while this request was read; retry', { code: 'RETRY' });
+    if (prepared.epoch !== this.epoch) throw errors.RETRY('withdrawal state was refreshed while this request was read; retry');
     const known = this.keys.get(`${s.accountId}:${s.idempotencyKey}`) ?? prepared.byKey;
     if (known) {
       if (known.payloadHash !== s.payloadHash) {
-        throw new ApiError('conflict', 'idempotencyKey was used for another withdraw payload', { code: 'CONFLICT_IDEMPOTENCY_KEY_REUSED' });
+        throw errors.CONFLICT_IDEMPOTENCY_KEY_REUSED('idempotencyKey was used for another withdraw payload');
       }
       return known.publicId;
     }
     if (prepared.nonceTaken || this.nonces.has(`${s.accountId}:${s.nonce}`)) {
-      throw new ApiError('conflict', 'nonce was already used by another withdrawal of this account', { code: 'CONFLICT_NONCE_REUSED' });
+      throw errors.CONFLICT_NONCE_REUSED('nonce was already used by another withdrawal of this account');
     }
     return undefined;
   }

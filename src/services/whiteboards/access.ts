@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { PUBLIC_ID } from '../../domain/ids.ts';
 import { isCanonicalBoardId, resolveAccess, type Audience, type DefaultRole, type MemberRole, type ResolvedAccess } from '../../domain/whiteboard.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
@@ -19,8 +19,8 @@ export const WHITEBOARD_WRITE_PERMISSION = 'TRADE' as const;
 
 type Tx = Prisma.TransactionClient;
 
-export const boardNotFound = () => new ApiError('not-found', 'whiteboard not found', { code: 'WHITEBOARD_NOT_FOUND' });
-export const versionNotFound = () => new ApiError('not-found', 'whiteboard version not found', { code: 'WHITEBOARD_VERSION_NOT_FOUND' });
+export const boardNotFound = () => errors.WHITEBOARD_NOT_FOUND('whiteboard not found');
+export const versionNotFound = () => errors.WHITEBOARD_VERSION_NOT_FOUND('whiteboard version not found');
 
 /** The access answered to a caller that no longer sees the board it just changed (a manager that removed itself). */
 const noAccess = (): ResolvedAccess => ({ role: 'VIEWER', permissions: { canView: false, canEdit: false, canManage: false } });
@@ -98,7 +98,7 @@ export async function manage<T>(
   return ctx.db.$transaction(async (tx) => {
     const { row, access } = await lockBoard(tx, caller, boardId);
     if (!access.permissions.canManage) {
-      throw new ApiError('permission-denied', 'managing this board needs the MANAGER or OWNER role', { code: 'WHITEBOARD_MANAGE_DENIED' });
+      throw errors.WHITEBOARD_MANAGE_DENIED('managing this board needs the MANAGER or OWNER role');
     }
     return fn(tx, row);
   });
@@ -106,7 +106,7 @@ export async function manage<T>(
 
 /** The ACL target: any active root account other than the owner. */
 export async function memberAccount(tx: Tx, accountId: string): Promise<bigint> {
-  const notFound = () => new ApiError('not-found', 'account not found', { code: 'ACCOUNT_NOT_FOUND' });
+  const notFound = () => errors.ACCOUNT_NOT_FOUND('account not found');
   if (!PUBLIC_ID.test(accountId)) throw notFound();
   const account = await tx.account.findFirst({ where: { publicId: accountId, kind: 'ROOT', status: 'ACTIVE' }, select: { id: true } });
   if (!account) throw notFound();

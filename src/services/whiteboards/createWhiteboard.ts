@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { AUDIENCES, checkEnum, checkTitle, DEFAULT_ROLES } from '../../domain/whiteboard.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { requirePermission } from '../access.ts';
@@ -22,9 +22,7 @@ export async function createWhiteboard(ctx: WhiteboardsContext, caller: Caller, 
     // The owner's row is held so two creations cannot both take the last place.
     await tx.$executeRaw`SELECT 1 FROM "Account" WHERE id = ${caller.rootAccountId} FOR UPDATE`;
     if ((await tx.whiteboard.count({ where: { ownerAccountId: caller.rootAccountId } })) >= MAX_BOARDS_PER_ACCOUNT) {
-      throw new ApiError('conflict', `an account owns at most ${MAX_BOARDS_PER_ACCOUNT} boards, archived ones included`, {
-        code: 'WHITEBOARD_LIMIT_REACHED',
-      });
+      throw errors.WHITEBOARD_LIMIT_REACHED(`an account owns at most ${MAX_BOARDS_PER_ACCOUNT} boards, archived ones included`);
     }
     return tx.whiteboard.create({
       data: {

@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { requirePermission } from '../access.ts';
 import { lockBoard, WHITEBOARD_WRITE_PERMISSION } from './access.ts';
 import type { WhiteboardsContext } from './context.ts';
@@ -17,7 +17,7 @@ export async function deleteWhiteboard(ctx: WhiteboardsContext, caller: Caller, 
   const gone = await ctx.db.$transaction(async (tx) => {
     const { row, access } = await lockBoard(tx, caller, input.boardId);
     if (access.role !== 'OWNER') {
-      throw new ApiError('permission-denied', 'only the owner deletes a board', { code: 'WHITEBOARD_DELETE_DENIED' });
+      throw errors.WHITEBOARD_DELETE_DENIED('only the owner deletes a board');
     }
     // The ACL entries go with the row (ON DELETE CASCADE).
     await tx.whiteboard.delete({ where: { id: row.id } });

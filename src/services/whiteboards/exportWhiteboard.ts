@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { requirePermission } from '../access.ts';
 import { findBoard } from './access.ts';
 import type { WhiteboardsContext } from './context.ts';
@@ -24,7 +24,7 @@ export async function exportWhiteboard(ctx: WhiteboardsContext, caller: Caller, 
         Y.decodeUpdate(row.yjsState);
         Y.applyUpdate(doc, row.yjsState);
       } catch {
-        throw new ApiError('unavailable', 'the stored state of this board cannot be read', { code: 'BOARD_UNREADABLE' });
+        throw errors.BOARD_UNREADABLE('the stored state of this board cannot be read');
       }
     }
     return { boardId: row.boardId, scene: yjsToScene(doc) };

@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { isCanonicalBoardId } from '../../domain/whiteboard.ts';
 import { requirePermission } from '../access.ts';
 import { findBoard, versionNotFound, WHITEBOARD_WRITE_PERMISSION } from './access.ts';
@@ -24,9 +24,7 @@ export async function restoreWhiteboardVersion(ctx: WhiteboardsContext, caller: 
   await ctx.limiter.admit('whiteboard.restore', { caller });
   const { row, access } = await findBoard(ctx.db, caller, input.boardId);
   if (!access.permissions.canEdit) {
-    throw new ApiError('permission-denied', 'restoring a version needs the EDITOR role or higher on a board that is not archived', {
-      code: 'WHITEBOARD_EDIT_DENIED',
-    });
+    throw errors.WHITEBOARD_EDIT_DENIED('restoring a version needs the EDITOR role or higher on a board that is not archived');
   }
   if (!isCanonicalBoardId(input.versionId)) throw versionNotFound();
   const version = await ctx.db.whiteboardVersion.findFirst({

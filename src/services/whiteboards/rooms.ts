@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError } from '../../domain/errorCatalogue.ts';
 import type { ResolvedAccess } from '../../domain/whiteboard.ts';
 import { findBoard, recordVisit } from './access.ts';
 import type { WhiteboardsContext } from './context.ts';

@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { columnMisfit, misfitCode, modelSpecs, type ColumnSpec } from '../../infra/columnLimits.ts';
+import { columnMisfit, misfitFactory, modelSpecs, type ColumnSpec } from '../../infra/columnLimits.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 
 /**
@@ -51,7 +51,7 @@ export function checkScene(raw: unknown, fieldPath = 'initialSnapshot'): Scene {
   }
   // The jsonb column cannot hold U+0000, and a lone surrogate is not Unicode: refused, not stored altered.
   const misfit = columnMisfit(modelSpecs('Whiteboard').initialSnapshot as ColumnSpec, json);
-  if (misfit) throw invalidArgument(fieldPath, misfit, 'storable', misfitCode(misfit));
+  if (misfit) throw invalidArgument(fieldPath, misfit, 'storable', misfitFactory(misfit));
   return { elements: elements as Record<string, unknown>[], version: version as number };
 }
 

@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { yjsToScene } from './scene.ts';
 
 /**
@@ -77,8 +77,7 @@ export function restoreWithin(doc: Y.Doc, version: Uint8Array, maxBytes: number)
     restoreInto(copy, version);
     const sizeBytes = Y.encodeStateAsUpdate(copy).length;
     if (sizeBytes > maxBytes) {
-      throw new ApiError('conflict', `the restored document would be ${sizeBytes} bytes, over the board's ${maxBytes}`, {
-        code: 'DOCUMENT_TOO_LARGE',
+      throw errors.DOCUMENT_TOO_LARGE(`the restored document would be ${sizeBytes} bytes, over the board's ${maxBytes}`, {
         extensions: { sizeBytes, maxBytes },
       });
     }

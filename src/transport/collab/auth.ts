@@ -1,7 +1,7 @@
 import type { Extension, onAuthenticatePayload, onConnectPayload } from '@hocuspocus/server';
 import type { Authenticator, AuthRequest } from '../../auth/authenticate.ts';
 import type { Caller } from '../../auth/caller.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, codes } from '../../domain/errorCatalogue.ts';
 import { isCanonicalBoardId } from '../../domain/whiteboard.ts';
 import type { WhiteboardService } from '../../services/whiteboards/index.ts';
 import { COLLAB_PATH, type RoomContext, refusal } from './context.ts';
@@ -29,14 +29,14 @@ export class RoomAuth implements Extension {
    * runs before onAuthenticate, so nothing else ever sees such a name.
    */
   async onConnect({ documentName }: onConnectPayload): Promise<void> {
-    if (!isCanonicalBoardId(documentName)) throw refusal('WHITEBOARD_NOT_FOUND');
+    if (!isCanonicalBoardId(documentName)) throw refusal(codes.WHITEBOARD_NOT_FOUND);
   }
 
   async onAuthenticate(data: onAuthenticatePayload): Promise<Partial<RoomContext>> {
     const context = data.context as RoomContext;
     const caller = await this.authenticate(data.token, data.documentName, context.clientIp);
     const access = await this.deps.whiteboards.roomAccess(caller, data.documentName, { visit: true });
-    if (!access) throw refusal('WHITEBOARD_NOT_FOUND');
+    if (!access) throw refusal(codes.WHITEBOARD_NOT_FOUND);
     const open = data.instance.documents.get(data.documentName)?.getConnectionsCount() ?? 0;
     if (open >= this.deps.maxConnectionsPerBoard) throw refusal('TOO_MANY_CONNECTIONS');
     data.connectionConfig.readOnly = !access.permissions.canEdit;
@@ -47,7 +47,7 @@ export class RoomAuth implements Extension {
     const request: AuthRequest = { method: 'GET', target: `${COLLAB_PATH}/${boardId}`, headers: tokenHeaders(token), rawBody: '', ip };
     try {
       const caller = await this.deps.authenticator.authenticate(request);
-      if (!caller) throw refusal('UNAUTHENTICATED');
+      if (!caller) throw refusal(codes.UNAUTHENTICATED);
       // A signed room token is single use, like every signature: used up before the room opens.
       await this.deps.authenticator.claimSignature(caller);
       return caller;

@@ -1,3 +1,4 @@
+import { codes } from '../../domain/errorCatalogue.ts';
 import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
 import { MAX_DOCUMENT_BYTES } from '../../services/whiteboards/index.ts';
@@ -71,8 +72,8 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
 export const CLOSE = {
   accessRevoked: { code: 4403, reason: 'ACCESS_REVOKED' },
   boardDeleted: { code: 4404, reason: 'BOARD_DELETED' },
-  credentialsRevoked: { code: 4401, reason: 'CREDENTIALS_REVOKED' },
-  documentTooLarge: { code: 4413, reason: 'DOCUMENT_TOO_LARGE' },
+  credentialsRevoked: { code: 4401, reason: codes.CREDENTIALS_REVOKED },
+  documentTooLarge: { code: 4413, reason: codes.DOCUMENT_TOO_LARGE },
   awarenessRate: { code: 4429, reason: 'AWARENESS_RATE_EXCEEDED' },
   awarenessTooLarge: { code: 4413, reason: 'AWARENESS_TOO_LARGE' },
   statelessRate: { code: 4429, reason: 'STATELESS_RATE_EXCEEDED' },
@@ -80,7 +81,7 @@ export const CLOSE = {
   readOnlyBroadcast: { code: 4403, reason: 'READ_ONLY_BROADCAST' },
   syncRate: { code: 4429, reason: 'SYNC_RATE_EXCEEDED' },
   connectRate: { code: 4429, reason: 'TOO_MANY_CONNECTION_ATTEMPTS' },
-  unreadable: { code: 4500, reason: 'BOARD_UNREADABLE' },
+  unreadable: { code: 4500, reason: codes.BOARD_UNREADABLE },
   tooSlow: { code: 4408, reason: 'SUBSCRIBER_TOO_SLOW: reconnect to resynchronise' },
   shuttingDown: { code: 1001, reason: 'server shutting down' },
 } as const;

@@ -1,3 +1,4 @@
+import { codes } from '../../domain/errorCatalogue.ts';
 import type { Document, Extension, Hocuspocus, onLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
@@ -46,7 +47,7 @@ export class RoomPersistence implements Extension {
     }
     if (stored === undefined) {
       document.destroy();
-      throw refusal('WHITEBOARD_NOT_FOUND');
+      throw refusal(codes.WHITEBOARD_NOT_FOUND);
     }
     if (stored.length === 0) return;
     try {

@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../domain/errors.ts';
 import type { Caller } from '../../auth/caller.ts';
 import type { GraphQLContext } from './context.ts';
 
@@ -17,7 +18,7 @@ export function clientIpOf(ctx: GraphQLContext): string {
 /** The signed-in caller, or the same 401 REST gives. */
 export function callerOf(ctx: GraphQLContext): Caller {
   if (!ctx.caller) {
-    throw new ApiError('unauthenticated', 'sign in, or sign the request with an API key', { code: 'CREDENTIALS_REQUIRED' });
+    throw errors.CREDENTIALS_REQUIRED('sign in, or sign the request with an API key');
   }
   return ctx.caller;
 }

@@ -1,6 +1,12 @@
 import { GraphQLError } from 'graphql';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, codes, ERROR_CATALOGUE, ERROR_KEYS, type ErrorCode } from '../../domain/errorCatalogue.ts';
 import { apiErrorFromDatabase } from '../../infra/databaseErrors.ts';
+
+/** What a GraphQL error of `code` carries besides its message: the code, its key and that key's status. */
+export function codeExtensions(code: ErrorCode): { code: ErrorCode; key: string; status: number } {
+  const { key } = ERROR_CATALOGUE[code];
+  return { code, key, status: ERROR_KEYS[key].status };
+}
 
 /** GraphQL errors carry the same key, code and violations as /v1 problem bodies. */
 export function toGraphQLError(err: unknown): GraphQLError {
@@ -12,7 +18,7 @@ export function toGraphQLError(err: unknown): GraphQLError {
     return new GraphQLError(err.message, {
       ...(err.nodes ? { nodes: err.nodes } : {}),
       ...(err.path ? { path: err.path } : {}),
-      extensions: { ...err.extensions, code: 'BAD_USER_INPUT', key: 'invalid-argument', status: 400 },
+      extensions: { ...err.extensions, ...codeExtensions(codes.BAD_USER_INPUT) },
     });
   }
   const raw = err instanceof GraphQLError ? err.originalError : err;
@@ -30,5 +36,5 @@ export function toGraphQLError(err: unknown): GraphQLError {
       },
     });
   }
-  return new GraphQLError('internal error', { extensions: { code: 'INTERNAL', key: 'internal', status: 500 } });
+  return new GraphQLError('internal error', { extensions: codeExtensions(codes.INTERNAL) });
 }

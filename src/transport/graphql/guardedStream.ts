@@ -1,13 +1,13 @@
 import { Repeater } from '@graphql-yoga/subscription';
 import type { Caller } from '../../auth/caller.ts';
 import type { LiveCredential } from '../../auth/credentialWatch.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, errors } from '../../domain/errorCatalogue.ts';
 import { requirePermission } from '../../services/access.ts';
 import type { GraphQLContext } from './context.ts';
 import { toGraphQLError } from './errors.ts';
 
 const credentialDead = () =>
-  new ApiError('unauthenticated', 'the connection’s credentials are no longer valid', { code: 'CREDENTIALS_REVOKED' });
+  errors.CREDENTIALS_REVOKED('the connection’s credentials are no longer valid');
 
 /**
  * A private stream that sends each event only if the subscriber's credential, as it is at
@@ -38,7 +38,7 @@ export async function guardedStream<T>(ctx: GraphQLContext, subscribed: Caller, 
     }
     const scope = (c: Caller) => (c.kind === 'apiKey' ? c.subaccountId : undefined);
     if (scope(caller) !== scope(subscribed)) {
-      return new ApiError('permission-denied', 'the API key’s account scope changed', { code: 'KEY_SCOPE_VIOLATION' });
+      return errors.KEY_SCOPE_VIOLATION('the API key’s account scope changed');
     }
     return undefined;
   };

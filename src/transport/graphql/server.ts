@@ -11,8 +11,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { ApiError } from '../../domain/errors.ts';
-import type { ErrorCode } from '../../domain/errorCatalogue.ts';
+import { ApiError, codes, errors, type ErrorCode } from '../../domain/errorCatalogue.ts';
 import type { Db } from '../../infra/database.ts';
 import type { Services } from '../../services/index.ts';
 import type { Caller } from '../../auth/caller.ts';
@@ -23,7 +22,7 @@ import { problemBody, PROBLEM_CONTENT_TYPE } from '../problem.ts';
 import { tooMany, type StreamConnections } from '../streamLimits.ts';
 import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
-import { toGraphQLError } from './errors.ts';
+import { codeExtensions, toGraphQLError } from './errors.ts';
 import { schema } from './schema.ts';
 import type { SharedSubscriptions, Started } from './sharedSubscriptions.ts';
 import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
@@ -124,7 +123,7 @@ export function createGraphQL(deps: GraphQLDeps) {
     maskedErrors: {
       maskError: (err) => {
         const masked = toGraphQLError(err);
-        if (masked.extensions.code === 'INTERNAL') deps.onInternalError?.(err);
+        if (masked.extensions.code === codes.INTERNAL) deps.onInternalError?.(err);
         return masked;
       },
     },
@@ -176,8 +175,8 @@ export function createGraphQL(deps: GraphQLDeps) {
         handler: async (req, reply) => {
           // Yoga would answer these in a shape of its own (415 with a `null` body).
           if (req.method === 'POST' && (typeof req.body !== 'object' || req.body === null)) {
-            if (typeof req.body === 'string' && req.body !== '') throw new ApiError('unsupported-media-type', 'GraphQL requests must be application/json');
-            throw new ApiError('invalid-argument', 'request body is empty', { violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }] });
+            if (typeof req.body === 'string' && req.body !== '') throw errors.UNSUPPORTED_MEDIA_TYPE('GraphQL requests must be application/json');
+            throw errors.BAD_REQUEST('request body is empty', { violations: [{ fieldPath: 'body', message: 'is required', ruleId: 'required' }] });
           }
           const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
           if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -265,13 +264,13 @@ export function createGraphQL(deps: GraphQLDeps) {
             // Counts this one: graphql-ws registers a subscription's id before it asks here.
             const limit = deps.streams.limits.subscriptionsPerConnection;
             if (Object.keys(ctx.subscriptions).length > limit) {
-              return [toGraphQLError(tooMany('SUBSCRIPTIONS_PER_CONNECTION', `at most ${limit} subscriptions at once on one graphql-ws connection`, limit))];
+              return [toGraphQLError(tooMany(errors.SUBSCRIPTIONS_PER_CONNECTION, `at most ${limit} subscriptions at once on one graphql-ws connection`, limit))];
             }
             if (ctx.extra.live) {
               const caller = await ctx.extra.live.current();
               if (!caller) {
                 ctx.extra.socket.close(4403, 'Forbidden');
-                return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+                return [new GraphQLError('the connection’s credentials are no longer valid', { extensions: codeExtensions(codes.UNAUTHENTICATED) })];
               }
               ctx.extra.caller = caller;
             }
@@ -282,10 +281,10 @@ export function createGraphQL(deps: GraphQLDeps) {
             try {
               document = enveloped.parse(params.query);
             } catch (err) {
-              return [err instanceof GraphQLError ? withCode(err, 'GRAPHQL_PARSE_FAILED') : toGraphQLError(err)];
+              return [err instanceof GraphQLError ? withCode(err, codes.GRAPHQL_PARSE_FAILED) : toGraphQLError(err)];
             }
-            const errors = enveloped.validate(enveloped.schema, document);
-            if (errors.length > 0) return errors;
+            const invalid = enveloped.validate(enveloped.schema, document);
+            if (invalid.length > 0) return invalid;
             const args = {
               schema: enveloped.schema,
               document,
@@ -379,7 +378,7 @@ function costRefusal(args: ExecutionArgs): GraphQLError | undefined {
   }
   if (cost <= GRAPHQL_LIMITS.cost) return undefined;
   return new GraphQLError(`query cost ${cost} exceeds the limit of ${GRAPHQL_LIMITS.cost}: ask for smaller pages (first) or fewer fields`, {
-    extensions: { code: 'QUERY_COST_EXCEEDED', key: 'invalid-argument', status: 400, http: { status: 400, spec: true }, cost, limit: GRAPHQL_LIMITS.cost },
+    extensions: { ...codeExtensions(codes.QUERY_COST_EXCEEDED), http: { status: 400, spec: true }, cost, limit: GRAPHQL_LIMITS.cost },
   });
 }
 
@@ -393,20 +392,20 @@ const clientErrorCodes: Plugin = {
       } catch (err) {
         if (err instanceof GraphQLError) throw err;
         throw new GraphQLError('malformed GraphQL request parameters (query, variables, extensions or operationName)', {
-          extensions: { code: 'BAD_REQUEST', key: 'invalid-argument', status: 400, http: { status: 400 } },
+          extensions: { ...codeExtensions(codes.BAD_REQUEST), http: { status: 400 } },
         });
       }
     });
   },
   onParse() {
     return ({ result, replaceParseResult }) => {
-      if (result instanceof GraphQLError) replaceParseResult(withCode(result, 'GRAPHQL_PARSE_FAILED'));
-      else if (result instanceof Error) replaceParseResult(withCode(new GraphQLError(`Syntax Error: ${result.message}`), 'GRAPHQL_PARSE_FAILED'));
+      if (result instanceof GraphQLError) replaceParseResult(withCode(result, codes.GRAPHQL_PARSE_FAILED));
+      else if (result instanceof Error) replaceParseResult(withCode(new GraphQLError(`Syntax Error: ${result.message}`), codes.GRAPHQL_PARSE_FAILED));
     };
   },
   onValidate() {
     return ({ result, setResult }) => {
-      if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
+      if (result.length > 0) setResult(result.map((e) => withCode(e, codes.GRAPHQL_VALIDATION_FAILED)));
     };
   },
 };
@@ -420,7 +419,7 @@ function withCode(err: GraphQLError, code: ErrorCode): GraphQLError {
   if (err.extensions.code) return err;
   return new GraphQLError(err.message, {
     ...(err.nodes ? { nodes: err.nodes } : {}),
-    extensions: { ...err.extensions, code, key: 'invalid-argument', status: 400, http: { status: 400, spec: true } },
+    extensions: { ...err.extensions, ...codeExtensions(code), http: { status: 400, spec: true } },
   });
 }
 

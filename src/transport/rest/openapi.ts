@@ -1,5 +1,5 @@
-import { ERROR_CATALOGUE } from '../../domain/errorCatalogue.ts';
-import { ERROR_KEYS } from '../../domain/errors.ts';
+import { ERROR_CATALOGUE, ERROR_KEYS, type ErrorCode } from '../../domain/errorCatalogue.ts';
+import { COMMON_ERRORS, OPERATION_ERRORS } from './operationErrors.ts';
 import type { RouteSpec } from './route.ts';
 import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
 
@@ -7,7 +7,7 @@ import { PROBLEM_CONTENT_TYPE } from '../problem.ts';
  * Everything /v1/openapi.json says beyond the request and response schemas is derived here
  * from the route table, so a route added to routes/*.ts is documented like every other one:
  * its tag from its path, its security from its auth mode, and the errors it can give from
- * its auth mode, method and inputs.
+ * its auth mode and operationErrors.ts.
  */
 
 /** Tags by path prefix, most specific first; a path under none is tagged by its first segment. */
@@ -34,20 +34,17 @@ export function tagOf(url: string): { name: string; description: string } {
   return { name, description: `Operations under /v1/${segment}.` };
 }
 
-/** The statuses a route can answer with besides its success, from what it takes and who may call it. */
-export function errorStatusesOf(route: RouteSpec): number[] {
-  const hasBody = route.body !== undefined;
-  const hasInput = hasBody || route.query !== undefined || route.params !== undefined;
-  const mutates = route.method !== 'GET' && route.method !== 'HEAD';
-  const statuses = [400, 401];
-  if (route.auth === 'caller') statuses.push(403);
-  if (hasInput) statuses.push(404);
-  if (mutates && route.auth !== 'public') statuses.push(409);
-  if (hasBody) statuses.push(413, 415);
-  // Operator routes are not metered; every other route draws on a pool (AUTH_PUBLIC by IP at least).
-  if (route.auth !== 'operator') statuses.push(429);
-  statuses.push(503);
-  return statuses;
+/**
+ * The codes a route can give (COMMON_ERRORS of its auth mode and its own OPERATION_ERRORS),
+ * by status: its error responses, and their `x-codes` on the operation.
+ */
+function errorCodesOf(route: RouteSpec): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...COMMON_ERRORS[route.auth], ...(OPERATION_ERRORS[route.operationId] ?? [])])) {
+    const status = ERROR_KEYS[ERROR_CATALOGUE[code].key].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [status, list.sort()]));
 }
 
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
@@ -63,8 +60,8 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
 };
 
 /**
- * The catalogue's codes answered with `status`, as `x-codes` of its shared response: the
- * codes a client may meet under it. Which of them one operation can give is not known here.
+ * The catalogue's codes answered with `status`, as `x-codes` of its shared response, each
+ * with when it is given; an operation's own `x-codes` says which of them it can give.
  */
 function codesOf(status: number): { code: string; description: string }[] {
   return Object.entries(ERROR_CATALOGUE)
@@ -153,10 +150,13 @@ export function completeDocument(doc: Doc, routes: RouteSpec[]): Doc {
       tags.set(tag.name, tag.description);
       operation.tags = [tag.name];
       operation.security = securityOf(route);
-      for (const status of errorStatusesOf(route)) {
+      const codes = errorCodesOf(route);
+      for (const status of codes.keys()) {
         usedResponses.add(status);
         operation.responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
       }
+      // Which of its response's codes this operation can give (src/transport/rest/operationErrors.ts).
+      operation['x-codes'] = Object.fromEntries([...codes].map(([status, list]) => [String(status), list]));
       for (const [status, response] of Object.entries(operation.responses as Record<string, Doc>)) {
         if (response.$ref || !status.startsWith('2')) continue;
         response.description = 'Success';

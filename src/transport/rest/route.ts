@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import type { Caller } from '../../auth/caller.ts';
 import type { Authenticator } from '../../auth/authenticate.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { errors } from '../../domain/errorCatalogue.ts';
 import { authRequestOf } from '../authRequest.ts';
 
 /**
@@ -91,15 +91,13 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: 
       preValidation: async (request) => {
         if (route.auth === 'operator') {
           if (!auth.isOperator?.(request.headers.authorization)) {
-            throw new ApiError('unauthenticated', 'operator token required', { code: 'OPERATOR_TOKEN_REQUIRED' });
+            throw errors.OPERATOR_TOKEN_REQUIRED('operator token required');
           }
           return;
         }
         const caller = await auth.authenticator.authenticate(authRequestOf(request));
         if (!caller && route.auth === 'caller') {
-          throw new ApiError('unauthenticated', 'this operation needs a session token or a signed API key request', {
-            code: 'CREDENTIALS_REQUIRED',
-          });
+          throw errors.CREDENTIALS_REQUIRED('this operation needs a session token or a signed API key request');
         }
         request.caller = caller;
         // Every signature is used up here, before the body is read or the handler runs,

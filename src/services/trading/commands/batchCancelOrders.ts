@@ -1,7 +1,8 @@
 import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { cancelOne, type TradingContext } from '../context.ts';
-import { ApiError, invalidArgument } from '../../../domain/errors.ts';
+import { ApiError, codes } from '../../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
 import { once } from '../../idempotency.ts';
 
 /** Spec 4.5 Batch Cancel: `requestId` makes it idempotent; errors are per item (7.5). */
@@ -26,7 +27,7 @@ export async function batchCancelOrders(ctx: TradingContext, caller: Caller, inp
           await ctx.limiter.admit('trading.batch_cancel_item', { caller, account });
           admitted.push(undefined);
         } catch (err) {
-          if (err instanceof ApiError && err.code === 'RATE_LIMIT_EXCEEDED') admitted.push(err);
+          if (err instanceof ApiError && err.code === codes.RATE_LIMIT_EXCEEDED) admitted.push(err);
           else throw err;
         }
       }

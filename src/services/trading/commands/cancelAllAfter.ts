@@ -1,6 +1,7 @@
 import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
 import { invalidArgument } from '../../../domain/errors.ts';
 import { textMisfit } from '../../../infra/columnLimits.ts';
 
@@ -11,7 +12,7 @@ export async function cancelAllAfter(ctx: TradingContext, caller: Caller, input:
   if (input.requestId.length < 1 || input.requestId.length > 128) throw invalidArgument('requestId', 'must be 1 to 128 characters', 'length');
   // It is journaled, then projected: refused here, before the job, what the table cannot hold as sent.
   const misfit = textMisfit(input.requestId);
-  if (misfit) throw invalidArgument('requestId', misfit, 'invalid-character', 'INVALID_CHARACTER');
+  if (misfit) throw invalidArgument('requestId', misfit, 'invalid-character', errors.INVALID_CHARACTER);
   if (input.timeoutSec !== 0 && (input.timeoutSec < 10 || input.timeoutSec > 120)) {
     throw invalidArgument('timeoutSec', 'must be 0 (disable) or 10 to 120 seconds', 'dead-man-timeout');
   }

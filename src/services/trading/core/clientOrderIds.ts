@@ -1,4 +1,4 @@
-import { ApiError } from '../../../domain/errors.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
 import type { Clock } from '../../../infra/clock.ts';
 import type { Db } from '../../../infra/database.ts';
 import { duplicateClientOrderId } from '../errors.ts';
@@ -53,7 +53,7 @@ export class ClientOrderIds {
     const ids = this.clientIds.get(accountId)?.ids;
     // Loaded before the job was submitted; only forgetting an idle account in between (see
     // `prune`) could get here.
-    if (!ids) throw new ApiError('unavailable', 'the order could not be checked for a duplicate clientOrderId; retry', { code: 'RETRY' });
+    if (!ids) throw errors.RETRY('the order could not be checked for a duplicate clientOrderId; retry');
     if ((ids.get(clientOrderId) ?? 0) > now.getTime()) throw duplicateClientOrderId();
   }
 

@@ -1,6 +1,7 @@
-import { ApiError, invalidArgument } from '../../../domain/errors.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
 import { quoteNotional, type OrderBook, type PlaceOrder } from '../../../domain/matching/index.ts';
-import type { OrderCloseReason } from '../../../generated/prisma/client.ts';
+import { OrderCloseReason } from '../../../generated/prisma/enums.ts';
 import type { Market } from '../../markets.ts';
 import type { BalanceRef } from '../balances.ts';
 import type { Owner } from '../engineTypes.ts';
@@ -15,7 +16,7 @@ export const CANCEL_REASONS: Record<string, CloseInfo> = {
   IOC_REMAINDER: { status: 'CANCELED', reason: 'IOC_REMAINDER' },
   STP: { status: 'CANCELED', reason: 'SELF_TRADE_PREVENTION' },
   EXPIRED: { status: 'EXPIRED', reason: 'GTD_EXPIRED' },
-  POST_ONLY: { status: 'CANCELED', reason: 'POST_ONLY_WOULD_TAKE' },
+  POST_ONLY: { status: 'CANCELED', reason: OrderCloseReason.POST_ONLY_WOULD_TAKE },
   NOTIONAL_CAP: { status: 'CANCELED', reason: 'QUOTE_DEBIT_LIMIT' },
   MARKET_NO_LIQUIDITY: { status: 'CANCELED', reason: 'NO_LIQUIDITY' },
   PRICE_PROTECTION: { status: 'CANCELED', reason: 'SLIPPAGE_LIMIT' },
@@ -47,8 +48,7 @@ export interface CheckedPlacement {
 export function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' | 'SELL', ref: bigint | undefined, ticks?: number, bps?: number): { reference: bigint; limit: bigint } {
   const reference = ref ?? (side === 'BUY' ? engine.bestAsk() : engine.bestBid());
   if (reference === null || reference === undefined) {
-    throw new ApiError('invalid-argument', 'no reference price: the book is empty on the opposite side', {
-      code: 'NO_REFERENCE_PRICE',
+    throw errors.NO_REFERENCE_PRICE('no reference price: the book is empty on the opposite side', {
       violations: [{ fieldPath: 'order.marketIoc.clientRefPrice', message: 'is required when the book is empty', ruleId: 'reference-price' }],
     });
   }
@@ -61,8 +61,7 @@ export function protectionPrice(engine: OrderBook, market: Market, side: 'BUY' |
 /** A post-only order that would take is refused whole (nothing reserved, its clientOrderId not taken). */
 export function refusePostOnlyTaker(engine: OrderBook, v: ValidatedOrder, side: 'BUY' | 'SELL', nowNs: bigint): void {
   if (!v.postOnly || !engine.wouldTake(side, v.price, nowNs)) return;
-  throw new ApiError('invalid-argument', 'a post-only order may not take liquidity: it would trade on arrival', {
-    code: 'POST_ONLY_WOULD_TAKE',
+  throw errors.POST_ONLY_WOULD_TAKE('a post-only order may not take liquidity: it would trade on arrival', {
     violations: [{ fieldPath: `order.${v.variant}.postOnly`, message: 'the order would trade on arrival', ruleId: 'post-only' }],
   });
 }

@@ -1,5 +1,5 @@
-import { errors } from '../../../domain/errorCatalogue.ts';
-import { ApiError, invalidArgument } from '../../../domain/errors.ts';
+import { ApiError, codes, errors } from '../../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
 import { newPublicId } from '../../../domain/ids.ts';
 import type { MatchEvent, OrderBook, PlaceOrder, TradeEvent } from '../../../domain/matching/index.ts';
 import { quoteNotional } from '../../../domain/matching/index.ts';
@@ -213,7 +213,7 @@ export class TradingCore {
         live.heldE18 -= delta;
         this.applyEvents(ws, market, events.filter((e) => e.type !== 'rejected'), nowNs, now, new Set());
         // The catalogue gives each code its status: an order the book no longer holds is a 404.
-        const code = rejected.reason === 'ORDER_EXPIRED' ? 'ORDER_NOT_FOUND' : rejected.reason;
+        const code = rejected.reason === 'ORDER_EXPIRED' ? codes.ORDER_NOT_FOUND : rejected.reason;
         return { refused: errors[code](`modify refused: ${rejected.reason}`) as ApiError };
       }
       if (newTotal !== undefined) live.origQty = newTotal;
@@ -303,7 +303,7 @@ export class TradingCore {
       // A replacement takes the place of an order already counted.
       const resting = this.open.countOf(account.id) - (ctx.lineage?.replacesOrderId !== undefined ? 1 : 0);
       if (resting >= MAX_OPEN_ORDERS_PER_ACCOUNT) {
-        throw invalidArgument('order', `an account keeps at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders: cancel some first`, 'max-open-orders', 'TOO_MANY_OPEN_ORDERS');
+        throw invalidArgument('order', `an account keeps at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders: cancel some first`, 'max-open-orders', errors.TOO_MANY_OPEN_ORDERS);
       }
     }
     this.clientIds.check(account.id, input.order.clientOrderId, ctx.now);
@@ -336,10 +336,10 @@ export class TradingCore {
       ...(cap !== undefined ? { maxQuoteNotional: cap } : {}),
     };
     const refused = engine.validate(place);
-    if (refused === 'INVALID_NOTIONAL_CAP') {
+    if (refused === codes.INVALID_NOTIONAL_CAP) {
       throw invalidArgument(`order.${v.variant}.maxQuoteDebit`, 'is too small to pay for any quantity at this market’s fees', 'too-small');
     }
-    if (refused !== null) throw new ApiError('invalid-argument', `the matching engine refuses this order: ${refused}`, { code: refused });
+    if (refused !== null) throw errors[refused](`the matching engine refuses this order: ${refused}`);
     return { place, holdRef, hold, working };
   }
 

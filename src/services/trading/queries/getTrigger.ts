@@ -1,11 +1,12 @@
 import type { Caller } from '../../../auth/caller.ts';
-import { ApiError, invalidArgument } from '../../../domain/errors.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import type { OperationId } from '../../../domain/ratelimit/catalog.ts';
 import type { Market } from '../../markets.ts';
 import type { TradingContext } from '../context.ts';
 
-const notFound = () => new ApiError('not-found', 'trigger not found', { code: 'TRIGGER_NOT_FOUND' });
+const notFound = () => errors.TRIGGER_NOT_FOUND('trigger not found');
 
 /** The account's trigger named by its public id or clientTriggerId, as projected (another account's: 404). */
 export async function findOwnTrigger(ctx: TradingContext, accountId: bigint, input: { triggerId?: string; clientTriggerId?: string }) {

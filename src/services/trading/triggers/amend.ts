@@ -1,4 +1,5 @@
-import { ApiError, invalidArgument } from '../../../domain/errors.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
+import { invalidArgument } from '../../../domain/errors.ts';
 import { quoteNotional } from '../../../domain/matching/index.ts';
 import { INITIAL_TRAILING, crosses, directionOf, onTrailingPrice } from '../../../domain/triggers/index.ts';
 import type { Market } from '../../markets.ts';
@@ -34,7 +35,7 @@ export class Amendments {
   modify(ws: WriteSet, live: LiveTrigger, change: TriggerChange, now: Date, nowNs: bigint): TriggerRow {
     const { row, owner } = live;
     if (row.status !== 'CREATED' && row.status !== 'ARMED' && row.status !== 'PAUSED') {
-      throw new ApiError('conflict', `a ${row.status} trigger cannot be amended`, { code: 'TRIGGER_NOT_AMENDABLE' });
+      throw errors.TRIGGER_NOT_AMENDABLE(`a ${row.status} trigger cannot be amended`);
     }
     const market = this.deps.markets.marketById(row.symbolId) as Market;
     const last = this.s.lastPrice.get(row.symbolId);

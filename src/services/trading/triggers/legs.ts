@@ -6,6 +6,7 @@ import type { ValidatedOrder } from '../orderInput.ts';
 import { trailingParamsOf, trailingStateJson } from '../triggerRules.ts';
 import type { OrderRow, TriggerRow, WriteSet } from '../writeSet.ts';
 import type { LiveTrigger, LiveTriggers, TriggerDeps } from './liveTriggers.ts';
+import { TriggerFailureReason } from '../../../generated/prisma/enums.ts';
 
 /**
  * Attached-risk legs (spec 2.7): the triggers an order carries, sized and funded by its
@@ -128,7 +129,7 @@ export class AttachedLegs {
       for (const { row, owner } of legs) {
         this.s.unwatch(row);
         this.s.releaseTriggerHold(ws, row, owner);
-        this.s.endTrigger(ws, row, { status: 'FAILED', failureReason: 'INSUFFICIENT_BALANCE' }, now, nowNs);
+        this.s.endTrigger(ws, row, { status: 'FAILED', failureReason: TriggerFailureReason.INSUFFICIENT_BALANCE }, now, nowNs);
       }
       return;
     }

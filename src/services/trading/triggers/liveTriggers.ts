@@ -1,4 +1,4 @@
-import { ApiError } from '../../../domain/errors.ts';
+import { errors } from '../../../domain/errorCatalogue.ts';
 import { TriggerBook, type TrailingParams, type TrailingState } from '../../../domain/triggers/index.ts';
 import type { Clock } from '../../../infra/clock.ts';
 import type { Market, MarketCatalog } from '../../markets.ts';
@@ -107,7 +107,7 @@ export class LiveTriggers {
   /** The account's live trigger `id`, or 404. */
   liveTrigger(accountId: bigint, id: bigint): LiveTrigger {
     const live = this.triggers.get(id);
-    if (!live || live.row.accountId !== accountId) throw new ApiError('not-found', 'no live trigger with that id', { code: 'TRIGGER_NOT_FOUND' });
+    if (!live || live.row.accountId !== accountId) throw errors.TRIGGER_NOT_FOUND('no live trigger with that id');
     return live;
   }
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../domain/errors.ts';
+import { ApiError, errors } from '../../../domain/errorCatalogue.ts';
 import { newPublicId } from '../../../domain/ids.ts';
 import { INITIAL_TRAILING, crosses, onTrailingPrice, slicePrice, worstThreshold } from '../../../domain/triggers/index.ts';
 import type { Market } from '../../markets.ts';
@@ -245,7 +245,7 @@ export class TriggerEngine implements OrderEffects {
       () => Promise.all([this.balances.load(this.deps.core.refsFor([owner.id], market)), this.deps.core.loadTiers([owner.id])]),
       (ws) => {
         const parent = this.deps.core.openOrder(orderId) ?? ended;
-        if (!parent) throw new ApiError('conflict', 'the order ended while this change was on its way: send it again', { code: 'ORDER_STATE_CHANGED' });
+        if (!parent) throw errors.ORDER_STATE_CHANGED('the order ended while this change was on its way: send it again');
         const { now, nowNs } = jobTime(this.deps.clock);
         return this.amendments.setAttachedRisk(ws, owner, market, parent, legs, now, nowNs);
       },

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../domain/errors.ts';
+import { ApiError, errors } from '../../../domain/errorCatalogue.ts';
 import { formatScaled } from '../../../domain/money.ts';
 import { slicePrice, sliceQty, twapOutcome } from '../../../domain/triggers/index.ts';
 import type { Market } from '../../markets.ts';
@@ -64,7 +64,7 @@ export class Twaps {
     let filled = 0n;
     const order: CreateOrderInput['order'] = { symbol: market.symbol, side: row.side, baseQty: formatScaled(qty, market.baseQuantityScale), feeAsset: row.feeAsset, selfTradePreventionMode: row.stpMode, limitIoc: { price: formatScaled(price, 9) } };
     try {
-      if (qty < market.minQty) throw new ApiError('invalid-argument', 'the slice is below the minimum quantity', { code: 'SLICE_TOO_SMALL' });
+      if (qty < market.minQty) throw errors.SLICE_TOO_SMALL('the slice is below the minimum quantity');
       const v = validateNewOrder({ order }, market, nowNs);
       const { row: child } = this.deps.core.placeOrderRow(ws, { account: owner, market, v, input: { order }, now, nowNs, origin: { triggerId: row.id, triggerType: row.triggerType, childSeq } });
       filled = child.cumQty;

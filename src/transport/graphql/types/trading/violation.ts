@@ -1,4 +1,4 @@
-import type { Violation as ViolationShape } from '../../../../domain/errors.ts';
+import type { Violation as ViolationShape } from '../../../../domain/errorCatalogue.ts';
 import { builder } from '../../builder.ts';
 
 export const Violation = builder.objectRef<ViolationShape>('Violation').implement({
