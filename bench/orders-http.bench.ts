@@ -88,6 +88,8 @@ interface StageResult {
   cpu: CpuShare;
   /** CPU of server, PostgreSQL and Redis together per successful request, µs. */
   cpuPerOkUs: number;
+  /** The server's read and write system calls per successful request. */
+  syscallsPerOk: { reads: number; writes: number };
   /** Projection lag over the stage (acknowledgement to read tables), from the server's /metrics histogram. */
   lag?: { p50: number; p99: number; count: number };
 }
@@ -245,9 +247,24 @@ async function ticksByName(names: string[]): Promise<Map<number, number>> {
   return out;
 }
 
+/**
+ * The server's read and write system calls so far (/proc/<pid>/io): each socket write on
+ * this VM costs tens of microseconds, and their count does not move with the machine's load.
+ */
+async function syscallsOf(pid: number): Promise<{ reads: number; writes: number }> {
+  try {
+    const io = await readFile(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) => Number(/^(\w+): (\d+)$/m.exec(io.split('\n').find((l) => l.startsWith(`${name}:`)) ?? '')?.[2] ?? NaN);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: NaN, writes: NaN };
+  }
+}
+
 async function cpuSnapshot(serverPid: number) {
   return {
     at: performance.now(),
+    syscalls: await syscallsOf(serverPid),
     server: await ticksOf(serverPid),
     generator: await ticksOf(process.pid),
     postgres: await ticksByName(['postgres']),
@@ -533,6 +550,7 @@ async function openLoop(label: string, total: number, send: Sender, rate: number
     loopDelayP99Ms: loop.percentile(99) / 1e6,
     cpu,
     cpuPerOkUs: ok > 0 ? ((cpu.server + cpu.postgres + cpu.redis) * ((after.at - before.at) / 1000) * 1e6) / ok : NaN,
+    syscallsPerOk: { reads: (after.syscalls.reads - before.syscalls.reads) / ok, writes: (after.syscalls.writes - before.syscalls.writes) / ok },
     ...(lag ? { lag } : {}),
   };
 }
@@ -574,7 +592,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 function row(r: StageResult): string {
   const errors = [...r.statuses.entries()].filter(([k]) => k !== '200').map(([k, v]) => `${v} × ${k}`).join(', ') || '0';
-  return `| ${r.label} | ${r.offered.toLocaleString('en-US')} | ${r.sent.toLocaleString('en-US')} | ${Math.round(r.achieved).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.maxSendLagMs)} / ${ms(r.loopDelayP99Ms)} | ${errors} | ${pct(r.cpu.server)} / ${IN_PROCESS ? '(same)' : pct(r.cpu.generator)} / ${pct(r.cpu.postgres)} / ${pct(r.cpu.redis)} | ${Math.round(r.cpuPerOkUs).toLocaleString('en-US')} | ${r.lag ? `${ms(r.lag.p50)} / ${ms(r.lag.p99)}` : ''} |`;
+  return `| ${r.label} | ${r.offered.toLocaleString('en-US')} | ${r.sent.toLocaleString('en-US')} | ${Math.round(r.achieved).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.maxSendLagMs)} / ${ms(r.loopDelayP99Ms)} | ${errors} | ${pct(r.cpu.server)} / ${IN_PROCESS ? '(same)' : pct(r.cpu.generator)} / ${pct(r.cpu.postgres)} / ${pct(r.cpu.redis)} | ${Math.round(r.cpuPerOkUs).toLocaleString('en-US')} | ${r.syscallsPerOk.reads.toFixed(1)} / ${r.syscallsPerOk.writes.toFixed(1)} | ${r.lag ? `${ms(r.lag.p50)} / ${ms(r.lag.p99)}` : ''} |`;
 }
 
 export async function run(): Promise<string> {
@@ -645,10 +663,11 @@ export async function run(): Promise<string> {
     '',
     `- ${BARE}: the floor under a durable acknowledgement, one single-row INSERT committed on its own (fsync), sent from the generator over ${FLOOR_CONNECTIONS} connections to the same PostgreSQL at the same offered rate, timed like the requests`,
     '- CPU µs/ok: CPU of server, PostgreSQL and Redis together per successful request (the generator excluded)',
+    '- server syscalls/ok: the server\'s read and write system calls (/proc/<pid>/io `syscr`, `syscw`: socket writes, reads, eventfd wake-ups) per successful request; the bare commit\'s are the server idling',
     '- projection lag: from a journal entry\'s acknowledgement to the read tables reflecting it, p50 / p99 ms, from the server\'s `trading_projection_lag_seconds` histogram (interpolated within its buckets: 0.5, 1, 2, 5, 10, 20, 50 ms ...)',
     '',
-    '| case | offered req/s | sent | achieved ok/s | p50 ms | p90 ms | p99 ms | max ms | generator: max send lag / loop delay p99, ms | errors | CPU server / generator / postgres / redis | CPU µs/ok | projection lag p50 / p99 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|',
+    '| case | offered req/s | sent | achieved ok/s | p50 ms | p90 ms | p99 ms | max ms | generator: max send lag / loop delay p99, ms | errors | CPU server / generator / postgres / redis | CPU µs/ok | server syscalls/ok, read / write | projection lag p50 / p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|',
     ...results.map(row),
     '',
     `Highest offered rate answered in full (every request 200, none shed): ${sustained('POST /v1/orders')}; GET /healthz: ${sustained('GET /healthz')}.`,

@@ -68,10 +68,28 @@ function pgQuery(text: string, values: unknown[], options?: QueryOptions): pg.Qu
   return {
     text,
     values,
-    ...(options?.prepare ? { name: createHash('sha1').update(text).digest('base64url') } : {}),
+    ...(options?.prepare ? { name: statementName(text) } : {}),
     // pg reads a timeout of 0 as "the pool's": no bound at all is the longest timer Node keeps.
     ...(options?.timeoutMs !== undefined ? { query_timeout: Math.max(1, Math.min(options.timeoutMs, 2 ** 31 - 1)) } : {}),
   };
+}
+
+/**
+ * Names already worked out: hashing a projection statement's text (kilobytes) cost about
+ * 9 µs a run. Prepared texts are few (one per combination of a batch's parts); the bound
+ * only keeps a caller with ever-new texts from growing it for ever.
+ */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 1_000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= STATEMENT_NAMES_MAX) statementNames.clear();
+    name = createHash('sha1').update(text).digest('base64url');
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 /** How long past its statement timeout the client waits for an answer before it gives the connection up. */
@@ -148,8 +166,7 @@ function destroyOnReadTimeout(client: pg.Client): void {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, timeouts: DatabaseTimeouts): Promise<Database> {
-  const pool = new pg.Pool({ ...connectionConfig(url, timeouts, schema), max: 20 });
+function guardConnections(pool: pg.Pool): void {
   pool.on('connect', (client) => {
     destroyOnReadTimeout(client);
     // A connection can fail while checked out but between queries (PostgreSQL ending a
@@ -158,6 +175,16 @@ async function openPostgres(url: string, schema: string | undefined, timeouts: D
     // ("not queryable"), and the pool drops the connection on release.
     client.on('error', () => undefined);
   });
+}
+
+async function openPostgres(url: string, schema: string | undefined, timeouts: DatabaseTimeouts): Promise<Database> {
+  const pool = new pg.Pool({ ...connectionConfig(url, timeouts, schema), max: 20 });
+  guardConnections(pool);
+  // Statements with `relaxedCommit` (the projection, one batch at a time): a commit there
+  // costs PostgreSQL a WAL flush of its own, as much CPU as the journal append it derives from.
+  const base = connectionConfig(url, timeouts, schema);
+  const relaxed = new pg.Pool({ ...base, options: `${base.options} -c synchronous_commit=off`, max: 2 });
+  guardConnections(relaxed);
   if (schema) {
     const client = await pool.connect();
     try {
@@ -177,7 +204,7 @@ async function openPostgres(url: string, schema: string | undefined, timeouts: D
         await pool.query(pgQuery(script, [], options));
       },
       async query<T>(text: string, params: unknown[] = [], options?: QueryOptions) {
-        const r = await pool.query<pg.QueryResultRow>(pgQuery(text, params, options));
+        const r = await (options?.relaxedCommit ? relaxed : pool).query<pg.QueryResultRow>(pgQuery(text, params, options));
         return r.rows as T[];
       },
       async transaction(fn) {
@@ -249,7 +276,7 @@ async function openPostgres(url: string, schema: string | undefined, timeouts: D
       closing = true;
       await prisma.$disconnect();
       await Promise.allSettled([...held].map((c) => c.end()));
-      await pool.end();
+      await Promise.all([pool.end(), relaxed.end()]);
     },
   };
 }

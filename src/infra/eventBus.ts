@@ -130,8 +130,9 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
       this.options.onDropped?.(dropped);
     }
     // While earlier messages wait (Redis away, or back but in its resend delay), this one
-    // waits behind them: order per topic is kept.
-    if (this.pending === 1) void this.drain();
+    // waits behind them: order per topic is kept. The drain starts after the current
+    // microtask, so a commit's topics, dispatched one after another, leave in one pipeline.
+    if (this.pending === 1) queueMicrotask(() => void this.drain());
     return true;
   }
 

@@ -14,6 +14,14 @@ export interface QueryOptions {
    * it: it has no network to go silent.
    */
   timeoutMs?: number;
+  /**
+   * The statement only writes what can be derived again from rows committed durably before
+   * it (the projection of the journal): its commit does not wait for the WAL to reach the
+   * disk. A crash of PostgreSQL may lose it, never anything committed after it (the WAL is
+   * flushed in order), and whoever derived it finds that out and derives it again. PGlite
+   * ignores it.
+   */
+  relaxedCommit?: boolean;
 }
 
 export interface SqlQueryable {

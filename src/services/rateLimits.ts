@@ -123,6 +123,9 @@ export function createRateLimiter(deps: { db: Db; store: SharedStore }) {
       try {
         outcome = await store.chargeBuckets(charges, signature);
       } catch (err) {
+        // Whether the script claimed the signature is unknown: it is claimed again on the
+        // way out (falling back to this process while the store is away).
+        if (signature) signature.claimed = false;
         throw errors.RATE_LIMIT_AUTHORITY_UNAVAILABLE('the rate-limit authority cannot be reached; nothing was done', {
           extensions: { reason: 'AUTHORITY_UNAVAILABLE' },
           cause: err,

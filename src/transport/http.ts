@@ -151,7 +151,14 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   });
 
   app.setErrorHandler(async (err, request, reply) => {
-    const apiError = toApiError(err);
+    let apiError = toApiError(err);
+    // A request refused before the charge that was to claim its signature (rest/route.ts)
+    // uses it up now, before its answer: its replay is 401 whatever the first one got.
+    try {
+      await deps.auth.authenticator.claimSignature(request.caller);
+    } catch (claimErr) {
+      apiError = toApiError(claimErr);
+    }
     if (apiError.key === 'internal') request.log.error({ err }, 'unhandled error');
     else request.log.info({ code: apiError.code, status: apiError.status }, 'request rejected');
     return sendProblem(reply, apiError, deps.problemBaseUrl, request);

@@ -6,6 +6,7 @@ import { api, liftLimits, newKeyPair, signed } from '../helpers/auth.ts';
 import { startTestApp } from '../helpers/infra.ts';
 import { RedisServer } from '../helpers/redisServer.ts';
 import { trader } from '../helpers/trading.ts';
+import { pollUntil } from '../helpers/wait.ts';
 
 /**
  * Issue 11: one Redis round trip per signed request. The replay claim and every bucket are
@@ -67,7 +68,7 @@ describe('round trips', () => {
     }
   });
 
-  it('a signed POST /v1/orders makes two Redis calls (the signature claimed before the handler, then its charge; the events it publishes after commit aside), a signed read one round trip (SET, and HSET pipelined with it when the last use is due)', async () => {
+  it('a signed POST /v1/orders makes one Redis call (the signature claimed in the script that charges it; the events it publishes after commit aside), a signed read one round trip (SET, and HSET pipelined with it when the last use is due)', async () => {
     const store = await openSharedStore({ kind: 'redis', url: redis.url, keyPrefix: 'e2e:' });
     stores.push(store);
     const server = await startTestApp({ store });
@@ -91,8 +92,8 @@ describe('round trips', () => {
       });
       expect((await signed(server.url, key, 'POST', '/v1/orders', order)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
-      // The signature is used up before the handler runs (issue 24), then the buckets are charged.
-      expect(seen.filter((c) => c !== 'publish' && c !== 'hset')).toEqual(['set', 'evalsha']);
+      // Order entry's first effect is its charge: the signature is used up in the same script (issue 29).
+      expect(seen.filter((c) => c !== 'publish')).toEqual(['evalsha']);
       seen.length = 0;
       expect((await signed(server.url, key, 'GET', '/v1/orders/open?symbol=BTC-USDC')).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
@@ -105,3 +106,66 @@ describe('round trips', () => {
   });
 });
 
+
+describe('order entry claims its signature with its charge (issue 29)', () => {
+  async function keyWith(url: string, permissions: string[]) {
+    const owner = await trader(url, { USDC: '100000' });
+    await liftLimits(url, owner.rootAccountId);
+    const terms = await api(url, 'GET', '/v1/auth/terms', undefined, owner.auth);
+    await api(url, 'POST', '/v1/auth/terms/accept', { version: terms.body.currentVersion }, owner.auth);
+    const policy = await api(url, 'POST', '/v1/auth/api-policies', { name: 'p', permissions }, owner.auth);
+    const pair = newKeyPair();
+    const created = await api(url, 'POST', '/v1/auth/api-keys', { label: 'k', publicKeyEd25519: Buffer.from(pair.publicKey).toString('base64'), policyId: policy.body.policy.policyId }, owner.auth);
+    return { keyId: created.body.apiKey.keyId as string, ...pair };
+  }
+  const order = { order: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.001', limitGtc: { price: '1000' } } };
+
+  it('a refusal before the charge (403) uses the signature up before its answer: the replay is 401, the Redis calls a SET each', async () => {
+    const own = await RedisServer.start();
+    const store = await openSharedStore({ kind: 'redis', url: own.url, keyPrefix: 'refused:' });
+    const server = await startTestApp({ store });
+    const monitor = await new Redis(own.url).monitor();
+    try {
+      const key = await keyWith(server.url, ['READ']);
+      const timestamp = String(Date.now());
+      const seen: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        if (!source.includes('lua')) seen.push(String(args[0]).toLowerCase());
+      });
+      const first = await signed(server.url, key, 'POST', '/v1/orders', order, { timestamp });
+      expect({ status: first.status, code: first.body.code }).toEqual({ status: 403, code: 'MISSING_PERMISSION' });
+      const replay = await signed(server.url, key, 'POST', '/v1/orders', order, { timestamp });
+      expect({ status: replay.status, code: replay.body.code }).toEqual({ status: 401, code: 'REPLAYED_REQUEST' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen.filter((c) => c === 'set' || c === 'evalsha')).toEqual(['set', 'set']);
+    } finally {
+      monitor.disconnect();
+      await server.close();
+      await store.close();
+      await own.kill();
+    }
+  });
+
+  it('while Redis is away an order is 503 with nothing done, and its replay 401 (this process keeps the claim)', async () => {
+    const own = await RedisServer.start();
+    const store = await openSharedStore({ kind: 'redis', url: own.url, keyPrefix: 'away:' });
+    const server = await startTestApp({ store });
+    try {
+      const key = await keyWith(server.url, ['READ', 'TRADE']);
+      expect((await signed(server.url, key, 'POST', '/v1/orders', order)).status).toBe(200);
+      await own.kill();
+      await pollUntil(() => !store.available, 5_000);
+      const timestamp = String(Date.now());
+      const first = await signed(server.url, key, 'POST', '/v1/orders', order, { timestamp });
+      expect({ status: first.status, code: first.body.code }).toEqual({ status: 503, code: 'RATE_LIMIT_AUTHORITY_UNAVAILABLE' });
+      const replay = await signed(server.url, key, 'POST', '/v1/orders', order, { timestamp });
+      expect({ status: replay.status, code: replay.body.code }).toEqual({ status: 401, code: 'REPLAYED_REQUEST' });
+      const open = await signed(server.url, key, 'GET', '/v1/orders/open?symbol=BTC-USDC');
+      expect(open.body.orders).toHaveLength(1);
+    } finally {
+      await server.close();
+      await store.close();
+      await own.kill();
+    }
+  });
+});

@@ -339,7 +339,9 @@ export async function projectWriteSet(sql: SqlQueryable, ws: WriteSet, step: Wat
   const { text, values } = writeSetStatement(ws, step);
   // A batch's text depends only on which parts it has, so a few texts cover every batch,
   // and parsing and planning this many CTEs costs PostgreSQL more than a small batch's rows.
-  const [row] = await sql.query<{ applied: boolean }>(text, values, { prepare: true });
+  // A batch is derived from journal entries already durable; a re-apply is the operator's
+  // acknowledged action, so it waits for its own flush.
+  const [row] = await sql.query<{ applied: boolean }>(text, values, { prepare: true, relaxedCommit: !('reapply' in step) });
   return row?.applied === true;
 }
 
