@@ -4417,7 +4417,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        triggers: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -4520,7 +4676,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        triggerId: string;
+                        /** @description Echoed; empty when none was given */
+                        clientTriggerId: string;
+                        /** @description RFC 3339 timestamp */
+                        acceptedAt: string;
+                        /** @description Epoch nanoseconds */
+                        acceptedAtTsNs: string;
                     };
                 };
             };
@@ -4559,7 +4721,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trigger: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        };
                     };
                 };
             };
@@ -4603,7 +4919,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trigger: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        };
                     };
                 };
             };
@@ -4642,7 +5112,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        canceledTriggerIds: string[];
+                        canceledCount: number;
+                        /** @description RFC 3339 timestamp */
+                        ts: string;
+                        /** @description Epoch nanoseconds */
+                        tsNs: string;
                     };
                 };
             };
@@ -4681,7 +5156,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trigger: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        };
                     };
                 };
             };
@@ -4720,7 +5349,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trigger: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        };
                     };
                 };
             };
@@ -4755,7 +5538,161 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        trigger: {
+                            triggerId: string;
+                            clientTriggerId: string;
+                            subaccountId: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            /** @enum {string} */
+                            status: "CREATED" | "ARMED" | "TRIGGERED" | "RUNNING" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED";
+                            /** @description Decimal quantity in the pair's base scale */
+                            qty: string;
+                            /** @enum {string} */
+                            feeAsset: "QUOTE" | "BASE";
+                            /** @enum {string} */
+                            stpMode: "EXPIRE_MAKER" | "EXPIRE_TAKER" | "EXPIRE_BOTH" | "DECREMENT";
+                            /** @description The order an attached-risk trigger protects; empty for a standalone trigger */
+                            parentOrderId: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description RFC 3339 timestamp */
+                            createdAt: string;
+                            /** @description RFC 3339 timestamp */
+                            updatedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            armedAt: string;
+                            /** @description RFC 3339 timestamp; empty when not yet */
+                            completedAt: string;
+                            /** @description Epoch nanoseconds */
+                            acceptedAtTsNs: string;
+                            /** @description RFC 3339 timestamp */
+                            expireAt?: string;
+                            stop: {
+                                triggerDirection: ("ABOVE" | "BELOW") | "";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                /** @enum {string} */
+                                triggerPriceSource: "LAST_PRICE" | "MID_PRICE" | "MARK_PRICE";
+                            };
+                            stopLoss?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            takeProfit?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                triggerPrice: string;
+                                child: {
+                                    limit: {
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        postOnly: boolean;
+                                    };
+                                } | {
+                                    marketIoc: {
+                                        maxSlippageTicks?: number;
+                                        maxSlippageBps?: number;
+                                    };
+                                };
+                            };
+                            trailingStop?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                /** @description Decimal price (Q9); empty when none */
+                                activationPrice: string;
+                                /** @description Whole number of Q9 ticks */
+                                trailingDistanceTicks?: string;
+                                trailingDistanceBps?: number;
+                                maxSlippageTicks?: number;
+                                maxSlippageBps?: number;
+                            };
+                            twap?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                durationMs: number;
+                                intervalMs: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                limitPrice: string;
+                                maxAdverseBps?: number;
+                                /** @description Whole number of Q9 ticks */
+                                maxAdverseTicks?: string;
+                            };
+                            ladder?: {
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                                levels: number;
+                                /** @description Decimal price (Q9); empty when none */
+                                minPrice: string;
+                                /** @description Decimal price (Q9); empty when none */
+                                maxPrice: string;
+                                /** @enum {string} */
+                                distribution: "FLAT" | "ASCENDING" | "DESCENDING";
+                                postOnly: boolean;
+                            };
+                            state: {
+                                /** @description Decimal price (Q9); empty when none */
+                                firePx: string;
+                                /** @description Decimal quantity in the pair's base scale */
+                                cumFilledQty: string;
+                                /** @description Child orders placed so far */
+                                childOrders: number;
+                                /** @description Funds the trigger holds, 18 decimals */
+                                held: string;
+                                ladder?: {
+                                    levelsWithFills: number;
+                                    levelsFilled: number;
+                                    levels: {
+                                        orderId: string;
+                                        /** @description Decimal price (Q9); empty when none */
+                                        price: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        qty: string;
+                                        /** @description Decimal quantity in the pair's base scale */
+                                        filledQty: string;
+                                        done: boolean;
+                                    }[];
+                                };
+                                twap?: {
+                                    /** @description Zero-based */
+                                    sliceIndex: number;
+                                    plannedSlices: number;
+                                    skippedSlices: number;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    startPrice: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    slicePrice: string;
+                                    /** @description Epoch nanoseconds; empty once the TWAP ended */
+                                    nextSliceAtTsNs: string;
+                                };
+                                trailing?: {
+                                    active: boolean;
+                                    /** @description SELL trailing stops */
+                                    peakPrice?: string;
+                                    /** @description BUY trailing stops */
+                                    troughPrice?: string;
+                                    /** @description Decimal price (Q9); empty when none */
+                                    currentThreshold: string;
+                                };
+                            };
+                            version: number;
+                        };
                     };
                 };
             };
@@ -4790,7 +5727,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        events: {
+                            /** @enum {string} */
+                            eventType: "CREATED" | "ARMED" | "THRESHOLD_UPDATED" | "FIRED" | "CHILD_PLACED" | "CHILD_FILLED" | "CHILD_CANCELED" | "CHILD_REJECTED" | "SLICE_SKIPPED" | "COMPLETED" | "CANCELED" | "FAILED" | "EXPIRED" | "PAUSED" | "RESUMED" | "AMENDED";
+                            triggerId: string;
+                            /**
+                             * @description The type at the time of the event
+                             * @enum {string}
+                             */
+                            triggerType: "STOP_LOSS" | "TAKE_PROFIT" | "TRAILING_STOP" | "TWAP" | "LADDER";
+                            subaccountId: string;
+                            symbol: string;
+                            /** @description The child the event created; empty when none */
+                            childOrderId: string;
+                            childSeq: number;
+                            /** @description Decimal price (Q9) that fired a conditional trigger; absent for time-scheduled ones */
+                            firePx?: string;
+                            cancelReason: ("USER_REQUEST" | "PARENT_CANCELED" | "PARENT_REJECTED" | "PARENT_EXPIRED" | "OCO_SIBLING_FIRED" | "CANCEL_ALL" | "DEAD_MAN_SWITCH" | "MARKET_DELISTED" | "SYSTEM" | "ATTACHED_RISK_REPLACED") | "";
+                            failureReason: ("INSUFFICIENT_BALANCE" | "CHILD_REJECTED" | "SLIPPAGE_EXCEEDED" | "NO_LIQUIDITY" | "MIN_NOTIONAL" | "MARKET_HALTED" | "INTERNAL_ERROR") | "";
+                            /** @description Epoch nanoseconds */
+                            tsNs: string;
+                        }[];
+                        /** @description Token of the next page; empty on the last page */
+                        nextPageToken: string;
                     };
                 };
             };
@@ -6565,6 +7524,7 @@ export interface operations {
                                 audience: "PRIVATE" | "AUTHENTICATED";
                                 /** @enum {string} */
                                 defaultRole: "VIEWER" | "EDITOR";
+                                /** @description Increases on every change of audience, default role, members or archive state */
                                 accessVersion: string;
                                 initialSnapshot: {
                                     elements: {
@@ -6572,8 +7532,11 @@ export interface operations {
                                     }[];
                                     version: number;
                                 };
+                                /** @description RFC 3339 timestamp */
                                 createdAt: string;
+                                /** @description RFC 3339 timestamp */
                                 updatedAt: string;
+                                /** @description Absent unless archived */
                                 archivedAt?: string;
                             };
                             access: {
@@ -6586,6 +7549,7 @@ export interface operations {
                                 };
                             };
                         }[];
+                        /** @description Token of the next page; empty on the last page */
                         nextPageToken: string;
                     };
                 };
@@ -6631,6 +7595,7 @@ export interface operations {
                             audience: "PRIVATE" | "AUTHENTICATED";
                             /** @enum {string} */
                             defaultRole: "VIEWER" | "EDITOR";
+                            /** @description Increases on every change of audience, default role, members or archive state */
                             accessVersion: string;
                             initialSnapshot: {
                                 elements: {
@@ -6638,8 +7603,11 @@ export interface operations {
                                 }[];
                                 version: number;
                             };
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description RFC 3339 timestamp */
                             updatedAt: string;
+                            /** @description Absent unless archived */
                             archivedAt?: string;
                         };
                         access: {
@@ -6691,6 +7659,7 @@ export interface operations {
                             audience: "PRIVATE" | "AUTHENTICATED";
                             /** @enum {string} */
                             defaultRole: "VIEWER" | "EDITOR";
+                            /** @description Increases on every change of audience, default role, members or archive state */
                             accessVersion: string;
                             initialSnapshot: {
                                 elements: {
@@ -6698,8 +7667,11 @@ export interface operations {
                                 }[];
                                 version: number;
                             };
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description RFC 3339 timestamp */
                             updatedAt: string;
+                            /** @description Absent unless archived */
                             archivedAt?: string;
                         };
                         access: {
@@ -6788,6 +7760,7 @@ export interface operations {
                             audience: "PRIVATE" | "AUTHENTICATED";
                             /** @enum {string} */
                             defaultRole: "VIEWER" | "EDITOR";
+                            /** @description Increases on every change of audience, default role, members or archive state */
                             accessVersion: string;
                             initialSnapshot: {
                                 elements: {
@@ -6795,8 +7768,11 @@ export interface operations {
                                 }[];
                                 version: number;
                             };
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description RFC 3339 timestamp */
                             updatedAt: string;
+                            /** @description Absent unless archived */
                             archivedAt?: string;
                         };
                         access: {
@@ -6844,6 +7820,7 @@ export interface operations {
                             accountId: string;
                             /** @enum {string} */
                             role: "VIEWER" | "EDITOR" | "MANAGER" | "OWNER";
+                            /** @description When the role was given; the board's creation for its owner */
                             addedAt: string;
                         }[];
                     };
@@ -6926,6 +7903,7 @@ export interface operations {
                             audience: "PRIVATE" | "AUTHENTICATED";
                             /** @enum {string} */
                             defaultRole: "VIEWER" | "EDITOR";
+                            /** @description Increases on every change of audience, default role, members or archive state */
                             accessVersion: string;
                             initialSnapshot: {
                                 elements: {
@@ -6933,8 +7911,11 @@ export interface operations {
                                 }[];
                                 version: number;
                             };
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description RFC 3339 timestamp */
                             updatedAt: string;
+                            /** @description Absent unless archived */
                             archivedAt?: string;
                         };
                         access: {
@@ -6987,6 +7968,7 @@ export interface operations {
                             audience: "PRIVATE" | "AUTHENTICATED";
                             /** @enum {string} */
                             defaultRole: "VIEWER" | "EDITOR";
+                            /** @description Increases on every change of audience, default role, members or archive state */
                             accessVersion: string;
                             initialSnapshot: {
                                 elements: {
@@ -6994,8 +7976,11 @@ export interface operations {
                                 }[];
                                 version: number;
                             };
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description RFC 3339 timestamp */
                             updatedAt: string;
+                            /** @description Absent unless archived */
                             archivedAt?: string;
                         };
                         access: {
@@ -7039,7 +8024,9 @@ export interface operations {
                     "application/json": {
                         versions: {
                             versionId: string;
+                            /** @description RFC 3339 timestamp */
                             createdAt: string;
+                            /** @description The version's document as one Yjs update */
                             sizeBytes: number;
                         }[];
                     };
@@ -7074,6 +8061,7 @@ export interface operations {
                     "application/json": {
                         boardId: string;
                         versionId: string;
+                        /** @description RFC 3339 timestamp */
                         restoredAt: string;
                     };
                 };
@@ -7118,7 +8106,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        override: {
+                            /** @enum {string} */
+                            pool: "AUTH_PUBLIC" | "ACCOUNT_ADMIN" | "ACCOUNT_SECURITY" | "SOCIAL_PROVIDER" | "DEPOSIT_CREATE" | "INTERNAL_TRANSFER" | "WITHDRAW_SUBMIT" | "WITHDRAW_VALIDATE" | "GUARD_SIGN" | "TRADING_PLACE" | "TRADING_CANCEL";
+                            /** @description Weighted capacity per period */
+                            quotaWeight: string;
+                            /** @description 64-bit integer as a decimal string */
+                            periodMs: string;
+                            /** @description Largest weighted capacity in a burst */
+                            burstWeight: string;
+                            /** @description Absent when it does not expire */
+                            expiresAt?: string;
+                        };
                     };
                 };
             };
@@ -7150,9 +8149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": Record<string, never>;
                 };
             };
             400: components["responses"]["InvalidArgument"];
@@ -7186,7 +8183,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        accountId: string;
+                        vipTier: number;
                     };
                 };
             };
@@ -7215,7 +8213,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        dangling: {
+                            /** @description Table.column -> Target.key */
+                            reference: string;
+                            count: number;
+                            /** @description Up to 10 ids of the rows whose reference resolves to nothing */
+                            rowIds: string[];
+                        }[];
                     };
                 };
             };
@@ -7250,7 +8254,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @description 64-bit integer as a decimal string */
+                        linkId: string;
+                        balance: {
+                            accountId: string;
+                            /** @description Asset symbol */
+                            asset: string;
+                            /** @enum {string} */
+                            ledgerAccount: "FUNDING" | "TRADING";
+                            /** @description Decimal string, 18 decimals */
+                            available: string;
+                            /** @description Decimal string, 18 decimals */
+                            held: string;
+                        };
                     };
                 };
             };
@@ -7291,7 +8307,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -7326,7 +8428,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -7361,7 +8549,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -7396,7 +8670,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        flow: {
+                            flowId: string;
+                            ownerAccountId: string;
+                            smartAccountAddress: string;
+                            /** @enum {string} */
+                            flowKind: "DEPOSIT" | "WITHDRAW_TO_EXTERNAL_CHAIN" | "WITHDRAW_TO_FUNDING";
+                            /** @enum {string} */
+                            flowState: "PENDING_SOURCE" | "SOURCE_CONFIRMING" | "PENDING_VALIDATION" | "PENDING_DESTINATION" | "DESTINATION_CONFIRMING" | "COMPLETED" | "FAILED" | "REJECTED" | "EXPIRED" | "DROPPED";
+                            /** @enum {string} */
+                            currentStep: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                            currentStepSequence: number;
+                            assetIds: {
+                                zippedAssetId: number;
+                                unifiedAssetId: number;
+                            };
+                            amountE18: {
+                                hi: string;
+                                lo: string;
+                            };
+                            /** @description 0 when not known */
+                            serviceChainId: number;
+                            /** @enum {string} */
+                            sourceDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            /** @enum {string} */
+                            destinationDomain: "EXTERNAL_CHAIN" | "FUNDING" | "TRADING";
+                            sourceAddress: string;
+                            destinationAddress: string;
+                            sourceTxHash: string;
+                            latestTxRef: string;
+                            txOccurrenceIndex: string;
+                            latestLifecycleSource: ("RELAYER" | "INDEXER" | "VALIDATOR" | "ZIPPER" | "USER" | "OPERATOR" | "SYSTEM") | "";
+                            lifecycleReason: ("ZIPPER_VALIDATION_REJECTED" | "DEPOSIT_WAIT_EXPIRED" | "AMOUNT_BELOW_MINIMUM" | "UNSUPPORTED_ASSET" | "DESTINATION_INVALID" | "DEADLINE_EXPIRED" | "CHAIN_REORG" | "INSUFFICIENT_BALANCE" | "INTERNAL_ERROR" | "TRANSACTION_DROPPED" | "USER_CANCELED") | "";
+                            zipperReason: {
+                                code: string;
+                                reasonId: string;
+                                message: string;
+                            } | null;
+                            isOpen: boolean;
+                            isTerminal: boolean;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            startedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            updatedAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            lastActivityAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            terminalAtUnixMs: string;
+                            /** @description Epoch milliseconds; 0 when not yet */
+                            estimatedCompletionUnixMs: string;
+                            currentProgress: {
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepStartedAtUnixMs: string;
+                                /** @description 64-bit integer as a decimal string */
+                                currentStepExpectedDurationMs: string;
+                                currentConfirmations: number;
+                                requiredConfirmations: number;
+                                approveCount: number;
+                                rejectCount: number;
+                                validatorCount: number;
+                                requiredApprovals: number;
+                                requiredRejections: number;
+                            };
+                            progressTimeline: {
+                                /** @description One-based */
+                                sequence: number;
+                                /** @enum {string} */
+                                step: "SOURCE" | "CONFIRMATIONS" | "VALIDATION" | "SETTLEMENT" | "DESTINATION" | "COMPLETE";
+                                /** @enum {string} */
+                                status: "COMPLETED" | "IN_PROGRESS" | "PENDING" | "FAILED" | "SKIPPED";
+                                /** @description 64-bit integer as a decimal string */
+                                expectedDurationMs: string;
+                            }[];
+                            /** @description Withdrawals only */
+                            requestFee?: {
+                                amountE18: {
+                                    hi: string;
+                                    lo: string;
+                                };
+                                assetIds: {
+                                    zippedAssetId: number;
+                                    unifiedAssetId: number;
+                                };
+                                recipientAddress: string;
+                                /** @enum {string} */
+                                status: "LOCKED" | "SETTLED" | "REFUNDED";
+                            };
+                        };
                     };
                 };
             };
@@ -7425,7 +8785,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        entries: {
+                            /** @description Journal sequence number */
+                            seq: string;
+                            error: string;
+                            /** @description The SQLSTATE of the failure, when PostgreSQL gave one */
+                            sqlState?: string;
+                            /** @description The parked entry it waits behind; absent for one that failed itself */
+                            behindSeq?: string;
+                            /** @description RFC 3339 timestamp */
+                            parkedAt: string;
+                            accounts: string[];
+                        }[];
                     };
                 };
             };
@@ -7452,7 +8823,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        reapplied: string[];
+                        failed?: {
+                            /** @description 64-bit integer as a decimal string */
+                            seq: string;
+                            error: string;
+                            /** @description The SQLSTATE of the failure, when PostgreSQL gave one */
+                            sqlState?: string;
+                        };
                     };
                 };
             };

@@ -14,6 +14,7 @@ import { createServices, type Services } from './services/index.ts';
 import { PageTokens } from './services/pageTokens.ts';
 import { createCollab, type Collab } from './transport/collab/server.ts';
 import { createGraphQL } from './transport/graphql/server.ts';
+import { SharedSubscriptions } from './transport/graphql/sharedSubscriptions.ts';
 import { StreamConnections } from './transport/streamLimits.ts';
 import { publicationListeners } from './services/publications.ts';
 import { createHttpServer, createLogger } from './transport/http.ts';
@@ -32,6 +33,8 @@ export interface App {
   store: SharedStore;
   /** Whiteboard rooms at /collab. */
   collab: Collab;
+  /** graphql-ws's public subscriptions, executed once per selection (their counts: tests, metrics). */
+  shared: SharedSubscriptions;
   /** Listens on the configured port (0 picks a free one) and returns the bound URL. */
   listen(): Promise<string>;
   /** Stops accepting, drains in-flight requests, then closes the database and Redis. */
@@ -91,7 +94,11 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
   });
   metrics.watchQuarantine(() => services.orders.engine.quarantined);
   const streams = new StreamConnections(config.streams.connections);
-  metrics.streams(() => ({ listeners: publicationListeners(store.events), credential_watches: services.authenticator.watching, connections: streams.open }));
+  const shared = new SharedSubscriptions(config.streams.subscriber);
+  metrics.streams(() => {
+    const { selections, sinks } = shared.stats;
+    return { listeners: publicationListeners(store.events), credential_watches: services.authenticator.watching, connections: streams.open, shared_selections: selections, shared_subscriptions: sinks };
+  });
   const graphql = createGraphQL({
     db: database.prisma,
     services,
@@ -100,6 +107,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     bodyLimitBytes: config.http.bodyLimitBytes,
     streams,
     idleTimeoutMs: config.streams.idleTimeoutMs,
+    shared,
     problemBaseUrl: config.problemBaseUrl,
     onOperation: (req, label) => {
       req.operationLabel = label;
@@ -175,6 +183,7 @@ export async function createApp(options: CreateAppOptions): Promise<App> {
     database,
     store,
     collab,
+    shared,
     async listen() {
       return http.listen({ port: config.http.port, host: config.http.host });
     },

@@ -37,13 +37,15 @@ export class Metrics {
 
   /**
    * What open streams hold, read at each scrape: subscriptions listening for events,
-   * credentials followed for open connections, streaming connections. Each returns to its
+   * credentials followed for open connections, streaming connections, public selections
+   * executed once for many graphql-ws sockets and those sockets' subscriptions on them
+   * (each selection holds one listener). Each returns to its
    * baseline when the clients leave (test/e2e/stream-leaks.test.ts).
    */
-  streams(read: () => Record<'listeners' | 'credential_watches' | 'connections', number>): void {
+  streams(read: () => Record<'listeners' | 'credential_watches' | 'connections' | 'shared_selections' | 'shared_subscriptions', number>): void {
     new Gauge({
       name: 'stream_resources',
-      help: 'Resources held by open streams: event listeners, followed credentials, streaming connections',
+      help: 'Resources held by open streams: event listeners, followed credentials, streaming connections, shared selections and the subscriptions on them',
       labelNames: ['resource'],
       registers: [this.registry],
       collect() {

@@ -4,14 +4,12 @@ import type { FeeStatus } from '../domain/flows/withdraw.ts';
 import { FlowDomain, FlowKind, FlowState, FlowStep, LifecycleReason, LifecycleSource } from '../generated/prisma/enums.ts';
 import type { FlowView } from '../services/chain/flowView.ts';
 import type { RequestFee } from '../services/chain/flowRecord.ts';
-import { int64String, nextPageToken } from './scalars.ts';
+import { int64String, nextPageToken, orEmpty } from './scalars.ts';
 
 /** A uint128 as its decimal halves (spec 2.12). */
 const u128 = z.strictObject({ hi: z.string(), lo: z.string() });
 const assetIds = z.strictObject({ zippedAssetId: z.number().int(), unifiedAssetId: z.number().int() });
 const epochMs = int64String.describe('Epoch milliseconds; 0 when not yet');
-/** Optional enums of the row are empty strings on the wire, as every absent string of 2.12. */
-const orEmpty = <T extends Record<string, string>>(values: T) => z.union([z.enum(values), z.literal('')]);
 
 const progressSchema = z.strictObject({
   currentStepStartedAtUnixMs: int64String,

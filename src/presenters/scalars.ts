@@ -17,6 +17,9 @@ export const toInt64 = (v: bigint | number): string => v.toString();
 export const rfc3339 = z.string().describe('RFC 3339 timestamp');
 export const toRfc3339 = (d: Date): string => d.toISOString();
 
+/** An optional enum of a row: an empty string on the wire when absent, as every absent string of the spec. */
+export const orEmpty = <T extends Record<string, string>>(values: T) => z.union([z.enum(values), z.literal('')]);
+
 export const base64 = z.string().describe('Base64');
 export const toBase64 = (b: Uint8Array): string => Buffer.from(b).toString('base64');
 

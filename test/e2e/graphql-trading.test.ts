@@ -38,6 +38,7 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     const ask = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'SELL', baseQty: '3', limitGtc: { price: '2500' } } }, maker.auth);
     expect(ask.body.errors).toBeUndefined();
     const askId = ask.body.data!.createOrder.orderId;
+    expect(ask.body.data!.createOrder.submittedMaxQuoteDebit).toBeNull();
     const book = await gql(server.url, OrderBookDocument, { symbol: 'ETH-USDC' });
     expect(book.body.data?.orderBook.asks).toEqual([{ price: '2500', qty: '3' }]);
     const snapshotSequence = BigInt(book.body.data!.orderBook.sequence);
@@ -64,10 +65,18 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     await new Promise((r) => setTimeout(r, 300));
 
     for (const qty of ['1', '1']) {
-      const bid = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: '2500' } } }, taker.auth);
+      const bid = await gql(server.url, CreateOrderDocument, { input: { symbol: 'ETH-USDC', side: 'BUY', baseQty: qty, limitIoc: { price: '2500', maxQuoteDebit: '10000' } } }, taker.auth);
       expect(bid.body.errors).toBeUndefined();
+      // As POST /v1/orders answers it: the debit limit submitted, at the quote scale.
+      expect(bid.body.data?.createOrder.submittedMaxQuoteDebit).toBe('10000');
     }
-    expect((await gql(server.url, CancelOrderDocument, { orderId: askId }, maker.auth)).body.data?.cancelOrder).toBe(askId);
+    // What POST /v1/orders/cancel answers.
+    expect((await gql(server.url, CancelOrderDocument, { orderId: askId }, maker.auth)).body.data?.cancelOrder).toEqual({
+      orderId: askId,
+      status: 'ACCEPTED',
+      ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      tsNs: expect.stringMatching(/^[1-9][0-9]*$/),
+    });
 
     await done;
     await client.dispose();
@@ -119,7 +128,7 @@ describe('the rest of trading over GraphQL', () => {
     expect(armed.body.data?.cancelAllAfter).toMatchObject({ status: 'ARMED', effectiveTimeoutSec: 30 });
 
     const all = await gql(server.url, CancelAllOrdersDocument, { symbol: 'BTC-USDC' }, t.auth);
-    expect(all.body.data?.cancelAllOrders).toBe(2);
+    expect(all.body.data?.cancelAllOrders).toEqual({ canceledCount: 2, ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), tsNs: expect.stringMatching(/^[1-9][0-9]*$/) });
   });
 });
 

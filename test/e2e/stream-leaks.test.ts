@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicationListeners } from '../../src/services/publications.ts';
 import { api, liftLimits, newKeyPair, signHeaders, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { rawSocket, sseSubscription } from '../helpers/streams.ts';
+import { rawSocket, sseSubscription, subscriptionsHeld } from '../helpers/streams.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -69,7 +68,7 @@ async function gauges(): Promise<Record<string, number>> {
   return Object.fromEntries([...text.matchAll(/^stream_resources\{resource="([a-z_]+)"\} (\d+)/gm)].map((m) => [m[1] as string, Number(m[2])]));
 }
 
-const listeners = () => publicationListeners(server.store.events);
+const listeners = () => subscriptionsHeld(server.app);
 
 describe('no stream keeps anything once its client has left', () => {
   it.each(STREAMS)('$name: 10,000 subscribe-and-leave cycles over graphql-ws and 100 over server-sent events', async ({ query, who }) => {

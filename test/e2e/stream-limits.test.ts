@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicationListeners } from '../../src/services/publications.ts';
 import { api, newKeyPair, signHeaders, signIn, type ClientKey, type SignedIn } from '../helpers/auth.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
-import { rawSocket, sseSubscription } from '../helpers/streams.ts';
+import { rawSocket, sseSubscription, subscriptionsHeld } from '../helpers/streams.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -65,16 +65,16 @@ describe('graphql-ws limits', () => {
 
   it('a subscription past the cap per socket is refused with SUBSCRIPTIONS_PER_CONNECTION; the others go on, and a freed slot is usable', async () => {
     const socket = await rawSocket(server.url, {}, { 'x-forwarded-for': address() });
-    const before = publicationListeners(server.store.events);
+    const before = subscriptionsHeld(server.app);
     for (const id of ['1', '2', '3', '4']) socket.subscribe(id, BOOK);
     await pollUntil(() => socket.messages.some((m) => m.id === '4'), 5_000);
     expect(socket.messages.find((m) => m.id === '4')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'SUBSCRIPTIONS_PER_CONNECTION', limit: 3 } }] });
-    await pollUntil(() => publicationListeners(server.store.events) === before + 3, 5_000);
-    expect(publicationListeners(server.store.events)).toBe(before + 3);
+    await pollUntil(() => subscriptionsHeld(server.app) === before + 3, 5_000);
+    expect(subscriptionsHeld(server.app)).toBe(before + 3);
     socket.complete('1');
-    await pollUntil(() => publicationListeners(server.store.events) === before + 2, 5_000);
+    await pollUntil(() => subscriptionsHeld(server.app) === before + 2, 5_000);
     socket.subscribe('5', BOOK);
-    await pollUntil(() => publicationListeners(server.store.events) === before + 3, 5_000);
+    await pollUntil(() => subscriptionsHeld(server.app) === before + 3, 5_000);
     expect(socket.messages.filter((m) => m.type === 'error')).toHaveLength(1);
     socket.ws.close();
     await socket.closed;

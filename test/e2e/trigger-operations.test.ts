@@ -70,9 +70,11 @@ describe('cancel all triggers', () => {
       expect((await signed(app.url, key, 'GET', `/v1/orders/${parent.body.orderId}`)).body.order.status).toBe('NEW');
 
       // GraphQL, every symbol, the legs by default: the leg and the ETH ladder.
-      const all = await graphql(app.url, owner, `mutation { cancelAllTriggers { canceledTriggerIds canceledCount tsNs } }`);
+      const all = await graphql(app.url, owner, `mutation { cancelAllTriggers { canceledTriggerIds canceledCount ts tsNs } }`);
       expect([...all.cancelAllTriggers.canceledTriggerIds].sort()).toEqual([leg, eth].sort());
       expect(all.cancelAllTriggers.canceledCount).toBe(2);
+      // ts and tsNs as REST writes them: one instant.
+      expect(BigInt(Date.parse(all.cancelAllTriggers.ts)) * 1_000_000n).toBe((BigInt(all.cancelAllTriggers.tsNs) / 1_000_000n) * 1_000_000n);
       expect((await graphql(app.url, owner, TRIGGER, { id: leg })).trigger).toMatchObject({ status: 'CANCELED', cancelReason: 'CANCEL_ALL' });
       // Nothing is left to cancel: an empty answer, not an error.
       const none = await signed(app.url, key, 'POST', '/v1/triggers/cancel-all', {});

@@ -202,7 +202,7 @@ describe('the kill switches', () => {
       expect(await trigger(parent.body.stopLossTriggerId)).toMatchObject({ status: 'CANCELED', cancelReason: 'PARENT_CANCELED' });
 
       // GraphQL, no side: the SELL stop too; its base is free again.
-      await graphql(app.url, owner, `mutation { cancelAllOrders(symbol: "BTC-USDC") }`);
+      await graphql(app.url, owner, `mutation { cancelAllOrders(symbol: "BTC-USDC") { canceledCount } }`);
       expect((await graphql(app.url, owner, TRIGGER, { id: sellStop })).trigger).toMatchObject({ status: 'CANCELED', cancelReason: 'CANCEL_ALL' });
       expect((await balancesOf(app.url, owner))['TRADING:BTC']).toEqual({ available: '1', held: '0' });
       expect((await balancesOf(app.url, owner))['TRADING:USDC']?.held).toBe('0');

@@ -1,4 +1,16 @@
 import WebSocket from 'ws';
+import type { App } from '../../src/app.ts';
+import { publicationListeners } from '../../src/services/publications.ts';
+
+/**
+ * Subscriptions holding the server's resources: each one's own event listener, and each
+ * graphql-ws subscription on a shared public selection (whose execution holds the one
+ * listener of all its sockets, not counted again).
+ */
+export function subscriptionsHeld(app: App): number {
+  const { selections, sinks } = app.shared.stats;
+  return publicationListeners(app.store.events) - selections + sinks;
+}
 
 /** A graphql-ws socket spoken by hand, so a test controls when it reads, completes or drops. */
 export interface RawSocket {

@@ -77,7 +77,12 @@ function missingFields(rest: any, gql: GraphQLOutputType, path: string, out: str
   const gqlName = (name: string) => renames[name] ?? camel(name);
   const props = propertiesOf(rest);
   const type = getNamedType(gql);
-  if (!props || !isObjectType(type)) return;
+  if (!props) return;
+  if (!isObjectType(type)) {
+    // A scalar stands for a one-field answer (`{allowListOnly}`); where REST answers more, all of it is missing.
+    if (Object.keys(props).length > 1) out.push(...Object.keys(props).map((name) => `${path}${name}`));
+    return;
+  }
   if (isConnection(type)) {
     // A page: its items are the connection's nodes, nextPageToken is pageInfo.endCursor; a list
     // the connection has a field of its own for (Viewer.fills' transfers) is compared with that field.

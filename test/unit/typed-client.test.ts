@@ -77,3 +77,25 @@ describe('client/schema.ts', () => {
     expect(order).toBeDefined();
   });
 });
+
+type TriggerEnvelope = paths['/v1/triggers/{triggerId}']['get']['responses'][200]['content']['application/json'];
+type Trigger = TriggerEnvelope['trigger'];
+
+describe('client/schema.ts, triggers', () => {
+  it('types GET /v1/triggers/{triggerId} with its enums and its one strategy block per kind', () => {
+    expectTypeOf<Trigger['status']>().toEqualTypeOf<'CREATED' | 'ARMED' | 'TRIGGERED' | 'RUNNING' | 'COMPLETED' | 'CANCELED' | 'FAILED' | 'EXPIRED' | 'PAUSED'>();
+    expectTypeOf<Trigger['triggerType']>().toEqualTypeOf<'STOP_LOSS' | 'TAKE_PROFIT' | 'TRAILING_STOP' | 'TWAP' | 'LADDER'>();
+    expectTypeOf<Trigger['acceptedAtTsNs']>().toEqualTypeOf<string>();
+    expectTypeOf<Trigger['stop']['triggerDirection']>().toEqualTypeOf<'ABOVE' | 'BELOW' | ''>();
+    expectTypeOf<NonNullable<Trigger['ladder']>['distribution']>().toEqualTypeOf<'FLAT' | 'ASCENDING' | 'DESCENDING'>();
+    expectTypeOf<NonNullable<Trigger['state']['twap']>['sliceIndex']>().toEqualTypeOf<number>();
+    const child: NonNullable<Trigger['stopLoss']>['child'] = { marketIoc: { maxSlippageBps: 100 } };
+    expect('marketIoc' in child).toBe(true);
+  });
+
+  it('refuses a member the contract does not have', () => {
+    // @ts-expect-error `price` is not a member of `stop`: an untyped body would accept it.
+    const wrong: Trigger['stop'] = { triggerDirection: 'BELOW', triggerPrice: '25000', triggerPriceSource: 'LAST_PRICE', price: '1' };
+    expect(wrong.triggerDirection).toBe('BELOW');
+  });
+});

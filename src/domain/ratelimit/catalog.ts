@@ -3,18 +3,20 @@
  * scopes, and each operation's stable id and cost. Trading pools come from the VIP
  * catalog (numbers are ours: see docs/api-decisions.md).
  */
-export type PoolName =
-  | 'AUTH_PUBLIC'
-  | 'ACCOUNT_ADMIN'
-  | 'ACCOUNT_SECURITY'
-  | 'SOCIAL_PROVIDER'
-  | 'DEPOSIT_CREATE'
-  | 'INTERNAL_TRANSFER'
-  | 'WITHDRAW_SUBMIT'
-  | 'WITHDRAW_VALIDATE'
-  | 'GUARD_SIGN'
-  | 'TRADING_PLACE'
-  | 'TRADING_CANCEL';
+export const POOL_NAMES = [
+  'AUTH_PUBLIC',
+  'ACCOUNT_ADMIN',
+  'ACCOUNT_SECURITY',
+  'SOCIAL_PROVIDER',
+  'DEPOSIT_CREATE',
+  'INTERNAL_TRANSFER',
+  'WITHDRAW_SUBMIT',
+  'WITHDRAW_VALIDATE',
+  'GUARD_SIGN',
+  'TRADING_PLACE',
+  'TRADING_CANCEL',
+] as const;
+export type PoolName = (typeof POOL_NAMES)[number];
 
 export type Scope = 'CLIENT_IP' | 'AUTH_SUBJECT' | 'API_KEY' | 'ACCOUNT' | 'SUBACCOUNT';
 

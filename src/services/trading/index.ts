@@ -5,7 +5,8 @@
  */
 export { createOrdersService, tradingOperations, type OrdersService } from './orders.ts';
 export type { TradingEngine } from './engine.ts';
-export type { QuarantinedEntry } from './projector.ts';
+export type { QuarantinedEntry, ReapplyOutcome } from './projector.ts';
+export type { TriggerLike } from './views.ts';
 export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';

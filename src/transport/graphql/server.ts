@@ -25,6 +25,7 @@ import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { toGraphQLError } from './errors.ts';
 import { schema } from './schema.ts';
+import type { SharedSubscriptions, Started } from './sharedSubscriptions.ts';
 import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -63,6 +64,8 @@ export interface GraphQLDeps {
   streams: StreamConnections;
   /** A graphql-ws socket that has not answered a ping within this is dropped. */
   idleTimeoutMs: number;
+  /** Public subscriptions over graphql-ws, executed once per selection for every socket. */
+  shared: SharedSubscriptions;
   problemBaseUrl: string;
 }
 
@@ -258,7 +261,7 @@ export function createGraphQL(deps: GraphQLDeps) {
           },
           execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args) as never,
           subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args) as never,
-          onSubscribe: async (ctx, _id, params) => {
+          onSubscribe: async (ctx, id, params) => {
             // Counts this one: graphql-ws registers a subscription's id before it asks here.
             const limit = deps.streams.limits.subscriptionsPerConnection;
             if (Object.keys(ctx.subscriptions).length > limit) {
@@ -293,7 +296,20 @@ export function createGraphQL(deps: GraphQLDeps) {
             };
             // Refused here, like the other limits, so the client gets an error message rather than a result.
             const tooDear = costRefusal(args);
-            return tooDear ? [tooDear] : args;
+            if (tooDear) return [tooDear];
+            // A public selection joins the execution other sockets share, run without any
+            // socket's caller: only its checks above were this socket's.
+            const key = deps.shared.keyOf({ document, operationName: params.operationName, variables: params.variables });
+            if (key !== undefined) {
+              const socket = ctx.extra.socket;
+              const start = async (): Promise<Started> => {
+                const anonymous = yoga.getEnveloped({ params });
+                const started = await anonymous.subscribe({ ...args, contextValue: await anonymous.contextFactory(), rootValue: undefined });
+                return started as Started;
+              };
+              args.rootValue = { execute: enveloped.execute, subscribe: () => deps.shared.join(key, start, socket, id) };
+            }
+            return args;
           },
         },
         wss,

@@ -1,5 +1,5 @@
 import { balancesSchema, presentBalances } from '../../../presenters/balance.ts';
-import { e18 } from '../../../presenters/scalars.ts';
+import { operatorCreditSchema, presentOperatorCredit } from '../../../presenters/operatorCredit.ts';
 import { internalTransferSchema, presentInternalTransfer, presentTransfer, transfersSchema } from '../../../presenters/transfer.ts';
 import type { Services } from '../../../services/index.ts';
 import { createInternalTransferBody } from '../../../services/ledger/createInternalTransfer.schema.ts';
@@ -65,13 +65,8 @@ export function operatorLedgerRoutes(s: Services) {
       summary: 'Credit an account through a DEPOSIT ledger transfer (stands in for the chain)',
       auth: 'operator',
       body: operatorCreditBody,
-      handler: async ({ body }) => {
-        const r = await s.ledger.operatorCredit(body);
-        return {
-          linkId: r.linkId.toString(),
-          balance: { accountId: r.accountId, asset: r.asset, ledgerAccount: r.ledgerAccount, available: e18(r.available), held: e18(r.held) },
-        };
-      },
+      response: operatorCreditSchema,
+      handler: async ({ body }) => presentOperatorCredit(await s.ledger.operatorCredit(body)),
     }),
   ];
 }

@@ -1,23 +1,17 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
+import { POOL_NAMES } from '../../../domain/ratelimit/catalog.ts';
+import { flowEnvelopeSchema, presentFlow } from '../../../presenters/flow.ts';
+import { presentQuarantinedEntries, presentReapplyOutcome, quarantinedEntriesSchema, reapplyOutcomeSchema } from '../../../presenters/quarantine.ts';
+import { presentRateLimitOverride, rateLimitOverrideDeletedSchema, rateLimitOverrideSchema } from '../../../presenters/rateLimitOverride.ts';
+import { presentReferenceCheck, referenceCheckSchema } from '../../../presenters/referenceCheck.ts';
+import { presentVipTier, vipTierSchema } from '../../../presenters/vipTier.ts';
 import type { Services } from '../../../services/index.ts';
-import { int32, rfc3339, toRfc3339, uint64 } from '../codec.ts';
+import { int32, rfc3339, uint64 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 import { operatorLedgerRoutes } from './ledger.ts';
 
-const POOL = z.enum([
-  'AUTH_PUBLIC',
-  'ACCOUNT_ADMIN',
-  'ACCOUNT_SECURITY',
-  'SOCIAL_PROVIDER',
-  'DEPOSIT_CREATE',
-  'INTERNAL_TRANSFER',
-  'WITHDRAW_SUBMIT',
-  'WITHDRAW_VALIDATE',
-  'GUARD_SIGN',
-  'TRADING_PLACE',
-  'TRADING_CANCEL',
-]);
+const POOL = z.enum(POOL_NAMES);
 
 /** `Authorization: Bearer <OPERATOR_TOKEN>`, compared in constant time. */
 export function operatorTokenCheck(token: string) {
@@ -40,16 +34,8 @@ function operatorProjectionRoutes(s: Services) {
       url: '/operator/v1/projection/quarantine',
       summary: 'List the trading journal entries the projection parked: those that failed, and those waiting behind them',
       auth: 'operator',
-      handler: async () => ({
-        entries: (await s.operator.listQuarantinedEntries()).map((e) => ({
-          seq: e.seq.toString(),
-          error: e.error,
-          ...(e.sqlState !== null ? { sqlState: e.sqlState } : {}),
-          ...(e.behindSeq !== null ? { behindSeq: e.behindSeq.toString() } : {}),
-          parkedAt: toRfc3339(e.parkedAt),
-          accounts: e.accounts,
-        })),
-      }),
+      response: quarantinedEntriesSchema,
+      handler: async () => presentQuarantinedEntries(await s.operator.listQuarantinedEntries()),
     }),
     defineRoute({
       operationId: 'reapplyQuarantinedEntry',
@@ -58,13 +44,8 @@ function operatorProjectionRoutes(s: Services) {
       summary: 'Project a parked entry and the entries parked behind it, in sequence order, after what made it fail was fixed',
       auth: 'operator',
       params: z.object({ seq: uint64() }),
-      handler: async ({ params }) => {
-        const outcome = await s.operator.reapplyQuarantinedEntry(params.seq);
-        return {
-          reapplied: outcome.reapplied.map(String),
-          ...(outcome.failed ? { failed: { seq: outcome.failed.seq.toString(), error: outcome.failed.error, ...(outcome.failed.sqlState !== null ? { sqlState: outcome.failed.sqlState } : {}) } } : {}),
-        };
-      },
+      response: reapplyOutcomeSchema,
+      handler: async ({ params }) => presentReapplyOutcome(await s.operator.reapplyQuarantinedEntry(params.seq)),
     }),
   ];
 }
@@ -87,7 +68,8 @@ function operatorChainRoutes(s: Services) {
         logIndex: int32().optional(),
         fromAddress: z.string().max(128).optional(),
       }),
-      handler: async ({ body }) => ({ flow: await s.chain.observeDeposit(body) }),
+      response: flowEnvelopeSchema,
+      handler: async ({ body }) => ({ flow: presentFlow(await s.chain.observeDeposit(body)) }),
     }),
     defineRoute({
       operationId: 'dropDeposit',
@@ -96,7 +78,8 @@ function operatorChainRoutes(s: Services) {
       summary: 'Simulated chain: a deposit\'s transaction left the chain before it was credited',
       auth: 'operator',
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ body }) => ({ flow: await s.chain.dropDeposit(body) }),
+      response: flowEnvelopeSchema,
+      handler: async ({ body }) => ({ flow: presentFlow(await s.chain.dropDeposit(body)) }),
     }),
     defineRoute({
       operationId: 'rejectWithdrawal',
@@ -105,7 +88,8 @@ function operatorChainRoutes(s: Services) {
       summary: 'Simulated chain: the validators reject a withdrawal awaiting validation (its hold is released)',
       auth: 'operator',
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ body }) => ({ flow: await s.chain.rejectWithdrawal(body) }),
+      response: flowEnvelopeSchema,
+      handler: async ({ body }) => ({ flow: presentFlow(await s.chain.rejectWithdrawal(body)) }),
     }),
     defineRoute({
       operationId: 'dropWithdrawal',
@@ -114,7 +98,8 @@ function operatorChainRoutes(s: Services) {
       summary: 'Simulated chain: a broadcast withdrawal\'s transaction left the chain before it confirmed (its hold is released)',
       auth: 'operator',
       body: z.strictObject({ flowId: z.string().min(1).max(64) }),
-      handler: async ({ body }) => ({ flow: await s.chain.dropWithdrawal(body) }),
+      response: flowEnvelopeSchema,
+      handler: async ({ body }) => ({ flow: presentFlow(await s.chain.dropWithdrawal(body)) }),
     }),
   ];
 }
@@ -137,18 +122,8 @@ function operatorRateLimitRoutes(s: Services) {
         expiresAt: rfc3339().optional(),
         reason: z.string().max(256).optional(),
       }),
-      handler: async ({ body }) => {
-        const r = await s.operator.putRateLimitOverride(body);
-        return {
-          override: {
-            pool: r.pool,
-            quotaWeight: r.quotaWeight.toString(),
-            periodMs: r.periodMs.toString(),
-            burstWeight: r.burstWeight.toString(),
-            ...(r.expiresAt ? { expiresAt: toRfc3339(r.expiresAt) } : {}),
-          },
-        };
-      },
+      response: rateLimitOverrideSchema,
+      handler: async ({ body }) => presentRateLimitOverride(await s.operator.putRateLimitOverride(body)),
     }),
     defineRoute({
       operationId: 'deleteRateLimitOverride',
@@ -157,9 +132,8 @@ function operatorRateLimitRoutes(s: Services) {
       summary: 'Return one account or API key to the catalog policy',
       auth: 'operator',
       query: z.strictObject({ pool: POOL, ...target }),
-      handler: async ({ query }) => {
-        return s.operator.deleteRateLimitOverride(query);
-      },
+      response: rateLimitOverrideDeletedSchema,
+      handler: async ({ query }) => s.operator.deleteRateLimitOverride(query),
     }),
     defineRoute({
       operationId: 'setVipTier',
@@ -169,9 +143,8 @@ function operatorRateLimitRoutes(s: Services) {
       auth: 'operator',
       params: z.object({ accountId: z.string().max(64) }),
       body: z.strictObject({ vipTier: int32() }),
-      handler: async ({ params, body }) => {
-        return s.operator.setVipTier(params.accountId, body.vipTier);
-      },
+      response: vipTierSchema,
+      handler: async ({ params, body }) => presentVipTier(await s.operator.setVipTier(params.accountId, body.vipTier)),
     }),
     defineRoute({
       operationId: 'checkReferences',
@@ -179,7 +152,8 @@ function operatorRateLimitRoutes(s: Services) {
       url: '/operator/v1/consistency/references',
       summary: 'List references of the projected tables that resolve to nothing (none when consistent)',
       auth: 'operator',
-      handler: async () => ({ dangling: await s.operator.checkReferences() }),
+      response: referenceCheckSchema,
+      handler: async () => presentReferenceCheck(await s.operator.checkReferences()),
     }),
   ];
 }

@@ -10,11 +10,10 @@ import {
   modifyTriggerBody,
   pauseTriggerBody,
   resumeTriggerBody,
-  triggerEventView,
-  triggerView,
 } from '../../../services/trading/index.ts';
 import type { Services } from '../../../services/index.ts';
-import { toRfc3339 } from '../codec.ts';
+import { presentTrigger, presentTriggerAccepted, presentTriggersCanceled, triggerAcceptedSchema, triggerEnvelopeSchema, triggersCanceledSchema, triggersSchema } from '../../../presenters/trigger.ts';
+import { presentTriggerEvent, triggerEventsSchema } from '../../../presenters/triggerEvent.ts';
 import { defineRoute } from '../route.ts';
 
 /** Spec 4.6 Triggers: standalone stop-loss and take-profit. */
@@ -34,15 +33,8 @@ export function triggerRoutes(s: Services) {
         ladder: { summary: 'Bid for 1 BTC in 5 post-only levels from 29000 to 29400, more at the lower prices', value: { trigger: { symbol: 'BTC-USDC', qty: '1', ladder: { side: 'BUY', levels: 5, minPrice: '29000', maxPrice: '29400', distribution: 'DESCENDING' } } } },
         trailingStop: { summary: 'Once BTC-USDC reaches 32000, sell 0.5 BTC at market when it falls 2% from its highest since', value: { trigger: { symbol: 'BTC-USDC', qty: '0.5', trailingStop: { side: 'SELL', activationPrice: '32000', trailingDistanceBps: 200, maxSlippageBps: 100 } } } },
       },
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.createTrigger(ctx.caller, body);
-        return {
-          triggerId: r.trigger.publicId,
-          clientTriggerId: r.trigger.clientTriggerId ?? '',
-          acceptedAt: r.trigger.createdAt.toISOString(),
-          acceptedAtTsNs: r.trigger.acceptedAtTsNs.toString(),
-        };
-      },
+      response: triggerAcceptedSchema,
+      handler: async ({ body }, ctx) => presentTriggerAccepted(await s.orders.createTrigger(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'listTriggers',
@@ -51,9 +43,10 @@ export function triggerRoutes(s: Services) {
       summary: 'The account\'s triggers, newest first (spec 4.6)',
       auth: 'caller',
       query: listTriggersQuery,
+      response: triggersSchema,
       handler: async ({ query }, ctx) => {
         const r = await s.orders.listTriggers(ctx.caller, query);
-        return { triggers: r.triggers.map((t) => triggerView(t.trigger, t.market, r.account)), nextPageToken: r.nextPageToken };
+        return { triggers: r.triggers.map((t) => presentTrigger({ ...t, account: r.account })), nextPageToken: r.nextPageToken };
       },
     }),
     defineRoute({
@@ -63,9 +56,10 @@ export function triggerRoutes(s: Services) {
       summary: 'Cancel a live trigger by triggerId or clientTriggerId; its hold is released',
       auth: 'caller',
       body: cancelTriggerBody,
+      response: triggerEnvelopeSchema,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.cancelTrigger(ctx.caller, body);
-        return { trigger: triggerView(r.trigger, r.market, r.account) };
+        return { trigger: presentTrigger(r) };
       },
     }),
     defineRoute({
@@ -79,9 +73,10 @@ export function triggerRoutes(s: Services) {
         stop: { summary: 'Move a stop-loss to 24500 and sell 0.4 BTC instead', value: { clientTriggerId: 'sl-1', triggerPrice: '24500', qty: '0.4' } },
         trailing: { summary: 'Tighten a trailing stop to 1%', value: { triggerId: '7Qm2kP9x', trailingDistanceBps: 100 } },
       },
+      response: triggerEnvelopeSchema,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.modifyTrigger(ctx.caller, body);
-        return { trigger: triggerView(r.trigger, r.market, r.account) };
+        return { trigger: presentTrigger(r) };
       },
     }),
     defineRoute({
@@ -91,10 +86,8 @@ export function triggerRoutes(s: Services) {
       summary: 'Cancel the live triggers of the account, of one symbol if given, in one job; holds released. includeAttached (default true) takes the legs protecting orders too',
       auth: 'caller',
       body: cancelAllTriggersBody,
-      handler: async ({ body }, ctx) => {
-        const r = await s.orders.cancelAllTriggers(ctx.caller, body);
-        return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
-      },
+      response: triggersCanceledSchema,
+      handler: async ({ body }, ctx) => presentTriggersCanceled(await s.orders.cancelAllTriggers(ctx.caller, body)),
     }),
     ...(['pause', 'resume'] as const).map((verb) =>
       defineRoute({
@@ -107,9 +100,10 @@ export function triggerRoutes(s: Services) {
             : 'Arm a paused trigger again; refused while the last price is at or through it (spec 8)',
         auth: 'caller',
         body: verb === 'pause' ? pauseTriggerBody : resumeTriggerBody,
+        response: triggerEnvelopeSchema,
         handler: async ({ body }, ctx) => {
           const r = await (verb === 'pause' ? s.orders.pauseTrigger : s.orders.resumeTrigger)(ctx.caller, body);
-          return { trigger: triggerView(r.trigger, r.market, r.account) };
+          return { trigger: presentTrigger(r) };
         },
       }),
     ),
@@ -121,9 +115,10 @@ export function triggerRoutes(s: Services) {
       auth: 'caller',
       params: getTriggerParams,
       query: getTriggerQuery,
+      response: triggerEnvelopeSchema,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.getTrigger(ctx.caller, { triggerId: params.triggerId, ...query });
-        return { trigger: triggerView(r.trigger, r.market, r.account) };
+        return { trigger: presentTrigger(r) };
       },
     }),
     defineRoute({
@@ -134,9 +129,13 @@ export function triggerRoutes(s: Services) {
       auth: 'caller',
       params: listTriggerEventsParams,
       query: listTriggerEventsQuery,
+      response: triggerEventsSchema,
       handler: async ({ params, query }, ctx) => {
         const r = await s.orders.listTriggerEvents(ctx.caller, { triggerId: params.triggerId, ...query });
-        return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
+        return {
+          events: r.events.map((e) => presentTriggerEvent({ event: e, triggerId: r.trigger.publicId, market: r.market, account: r.account, childOrderId: e.childOrder?.publicId ?? null })),
+          nextPageToken: r.nextPageToken,
+        };
       },
     }),
   ];

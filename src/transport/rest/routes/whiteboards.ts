@@ -1,11 +1,14 @@
-import { z } from 'zod';
-import { AUDIENCES, DEFAULT_ROLES, MEMBER_ROLES, WHITEBOARD_ROLES } from '../../../domain/whiteboard.ts';
+import { MEMBER_ROLES } from '../../../domain/whiteboard.ts';
+import { presentWhiteboard, presentWhiteboardDeleted, whiteboardDeletedSchema, whiteboardSchema, whiteboardsSchema } from '../../../presenters/whiteboard.ts';
+import { presentWhiteboardExport, whiteboardExportSchema } from '../../../presenters/whiteboardExport.ts';
+import { presentWhiteboardMembers, whiteboardMembersSchema } from '../../../presenters/whiteboardMember.ts';
+import { presentWhiteboardRestored, presentWhiteboardVersions, whiteboardRestoredSchema, whiteboardVersionsSchema } from '../../../presenters/whiteboardVersion.ts';
 import type { Services } from '../../../services/index.ts';
 import { createWhiteboardBody } from '../../../services/whiteboards/createWhiteboard.schema.ts';
 import { deleteWhiteboardParams } from '../../../services/whiteboards/deleteWhiteboard.schema.ts';
 import { exportWhiteboardParams } from '../../../services/whiteboards/exportWhiteboard.schema.ts';
 import { getWhiteboardParams } from '../../../services/whiteboards/getWhiteboard.schema.ts';
-import { VERSIONS_KEPT, type WhiteboardItem, type WhiteboardMember, type WhiteboardVersion } from '../../../services/whiteboards/index.ts';
+import { VERSIONS_KEPT } from '../../../services/whiteboards/index.ts';
 import { listWhiteboardMembersParams } from '../../../services/whiteboards/listWhiteboardMembers.schema.ts';
 import { listWhiteboardsQuery } from '../../../services/whiteboards/listWhiteboards.schema.ts';
 import { listWhiteboardVersionsParams } from '../../../services/whiteboards/listWhiteboardVersions.schema.ts';
@@ -13,7 +16,6 @@ import { removeWhiteboardMemberParams } from '../../../services/whiteboards/remo
 import { restoreWhiteboardVersionParams } from '../../../services/whiteboards/restoreWhiteboardVersion.schema.ts';
 import { setWhiteboardMemberBody, setWhiteboardMemberParams } from '../../../services/whiteboards/setWhiteboardMember.schema.ts';
 import { updateWhiteboardBody, updateWhiteboardParams } from '../../../services/whiteboards/updateWhiteboard.schema.ts';
-import { toInt64, toRfc3339 } from '../codec.ts';
 import { defineRoute } from '../route.ts';
 
 /**
@@ -21,46 +23,6 @@ import { defineRoute } from '../route.ts';
  * members are the routes issue 12 fixed for clients (docs/api-decisions.md, "Whiteboards").
  * The live room of a board is the WebSocket at /collab (src/transport/collab).
  */
-
-const sceneSchema = z.object({ elements: z.array(z.record(z.string(), z.unknown())), version: z.number().int() });
-const itemSchema = z.object({
-  board: z.object({
-    boardId: z.string(),
-    ownerAccountId: z.string(),
-    title: z.string(),
-    audience: z.enum(AUDIENCES),
-    defaultRole: z.enum(DEFAULT_ROLES),
-    accessVersion: z.string(),
-    initialSnapshot: sceneSchema,
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    archivedAt: z.string().optional(),
-  }),
-  access: z.object({
-    role: z.enum(WHITEBOARD_ROLES),
-    permissions: z.object({ canView: z.boolean(), canEdit: z.boolean(), canManage: z.boolean() }),
-  }),
-});
-
-export const renderWhiteboard = ({ board, access }: WhiteboardItem) => ({
-  board: {
-    boardId: board.boardId,
-    ownerAccountId: board.ownerAccountId,
-    title: board.title,
-    audience: board.audience,
-    defaultRole: board.defaultRole,
-    accessVersion: toInt64(board.accessVersion),
-    initialSnapshot: board.initialSnapshot,
-    createdAt: toRfc3339(board.createdAt),
-    updatedAt: toRfc3339(board.updatedAt),
-    ...(board.archivedAt ? { archivedAt: toRfc3339(board.archivedAt) } : {}),
-  },
-  access: { role: access.role, permissions: { ...access.permissions } },
-});
-
-export const renderVersion = (v: WhiteboardVersion) => ({ versionId: v.versionId, createdAt: toRfc3339(v.createdAt), sizeBytes: v.sizeBytes });
-
-export const renderMember = (m: WhiteboardMember) => ({ accountId: m.accountId, role: m.role, addedAt: toRfc3339(m.addedAt) });
 
 export function whiteboardRoutes(s: Services) {
   const boards = s.whiteboards;
@@ -72,10 +34,10 @@ export function whiteboardRoutes(s: Services) {
       summary: 'List whiteboards visible to the caller, most recently updated first',
       auth: 'caller',
       query: listWhiteboardsQuery,
-      response: z.object({ boards: z.array(itemSchema), nextPageToken: z.string() }),
+      response: whiteboardsSchema,
       handler: async ({ query }, ctx) => {
         const r = await boards.listWhiteboards(ctx.caller, query);
-        return { boards: r.boards.map(renderWhiteboard), nextPageToken: r.nextPageToken };
+        return { boards: r.boards.map(presentWhiteboard), nextPageToken: r.nextPageToken };
       },
     }),
     defineRoute({
@@ -85,8 +47,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'Create a whiteboard owned by the caller',
       auth: 'caller',
       body: createWhiteboardBody,
-      response: itemSchema,
-      handler: async ({ body }, ctx) => renderWhiteboard(await boards.createWhiteboard(ctx.caller, body)),
+      response: whiteboardSchema,
+      handler: async ({ body }, ctx) => presentWhiteboard(await boards.createWhiteboard(ctx.caller, body)),
     }),
     defineRoute({
       operationId: 'getWhiteboard',
@@ -95,8 +57,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'Get one whiteboard and the caller’s access',
       auth: 'caller',
       params: getWhiteboardParams,
-      response: itemSchema,
-      handler: async ({ params }, ctx) => renderWhiteboard(await boards.getWhiteboard(ctx.caller, params)),
+      response: whiteboardSchema,
+      handler: async ({ params }, ctx) => presentWhiteboard(await boards.getWhiteboard(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'updateWhiteboard',
@@ -106,8 +68,8 @@ export function whiteboardRoutes(s: Services) {
       auth: 'caller',
       params: updateWhiteboardParams,
       body: updateWhiteboardBody,
-      response: itemSchema,
-      handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.updateWhiteboard(ctx.caller, { ...body, ...params })),
+      response: whiteboardSchema,
+      handler: async ({ params, body }, ctx) => presentWhiteboard(await boards.updateWhiteboard(ctx.caller, { ...body, ...params })),
     }),
     defineRoute({
       operationId: 'deleteWhiteboard',
@@ -116,8 +78,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'Delete a whiteboard, its members and its content (owner only); its open rooms close (BOARD_DELETED)',
       auth: 'caller',
       params: deleteWhiteboardParams,
-      response: z.object({ boardId: z.string() }),
-      handler: async ({ params }, ctx) => boards.deleteWhiteboard(ctx.caller, params),
+      response: whiteboardDeletedSchema,
+      handler: async ({ params }, ctx) => presentWhiteboardDeleted(await boards.deleteWhiteboard(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'listWhiteboardMembers',
@@ -126,10 +88,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'The board’s owner and members with their roles (anyone with a role on the board may read it)',
       auth: 'caller',
       params: listWhiteboardMembersParams,
-      response: z.object({
-        members: z.array(z.object({ accountId: z.string(), role: z.enum(WHITEBOARD_ROLES), addedAt: z.string() })),
-      }),
-      handler: async ({ params }, ctx) => ({ members: (await boards.listWhiteboardMembers(ctx.caller, params)).map(renderMember) }),
+      response: whiteboardMembersSchema,
+      handler: async ({ params }, ctx) => presentWhiteboardMembers(await boards.listWhiteboardMembers(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'exportWhiteboard',
@@ -138,8 +98,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'The board’s current scene {elements, version} as its Yjs document holds it, unstored room edits included',
       auth: 'caller',
       params: exportWhiteboardParams,
-      response: z.object({ boardId: z.string(), scene: sceneSchema }),
-      handler: async ({ params }, ctx) => boards.exportWhiteboard(ctx.caller, params),
+      response: whiteboardExportSchema,
+      handler: async ({ params }, ctx) => presentWhiteboardExport(await boards.exportWhiteboard(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'setWhiteboardMember',
@@ -149,8 +109,8 @@ export function whiteboardRoutes(s: Services) {
       auth: 'caller',
       params: setWhiteboardMemberParams,
       body: setWhiteboardMemberBody,
-      response: itemSchema,
-      handler: async ({ params, body }, ctx) => renderWhiteboard(await boards.setWhiteboardMember(ctx.caller, { ...params, role: body.role })),
+      response: whiteboardSchema,
+      handler: async ({ params, body }, ctx) => presentWhiteboard(await boards.setWhiteboardMember(ctx.caller, { ...params, role: body.role })),
     }),
     defineRoute({
       operationId: 'removeWhiteboardMember',
@@ -159,8 +119,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'Remove an account’s role on the board',
       auth: 'caller',
       params: removeWhiteboardMemberParams,
-      response: itemSchema,
-      handler: async ({ params }, ctx) => renderWhiteboard(await boards.removeWhiteboardMember(ctx.caller, params)),
+      response: whiteboardSchema,
+      handler: async ({ params }, ctx) => presentWhiteboard(await boards.removeWhiteboardMember(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'listWhiteboardVersions',
@@ -169,8 +129,8 @@ export function whiteboardRoutes(s: Services) {
       summary: `The board’s version snapshots, newest first: one at most every 5 minutes of editing, the last ${VERSIONS_KEPT} kept (anyone with a role on the board may read them)`,
       auth: 'caller',
       params: listWhiteboardVersionsParams,
-      response: z.object({ versions: z.array(z.object({ versionId: z.string(), createdAt: z.string(), sizeBytes: z.number().int() })) }),
-      handler: async ({ params }, ctx) => ({ versions: (await boards.listWhiteboardVersions(ctx.caller, params)).map(renderVersion) }),
+      response: whiteboardVersionsSchema,
+      handler: async ({ params }, ctx) => presentWhiteboardVersions(await boards.listWhiteboardVersions(ctx.caller, params)),
     }),
     defineRoute({
       operationId: 'restoreWhiteboardVersion',
@@ -179,11 +139,8 @@ export function whiteboardRoutes(s: Services) {
       summary: 'Make the board’s content that of one of its versions, as a new edit every open room receives (EDITOR or higher)',
       auth: 'caller',
       params: restoreWhiteboardVersionParams,
-      response: z.object({ boardId: z.string(), versionId: z.string(), restoredAt: z.string() }),
-      handler: async ({ params }, ctx) => {
-        const r = await boards.restoreWhiteboardVersion(ctx.caller, params);
-        return { boardId: r.boardId, versionId: r.versionId, restoredAt: toRfc3339(r.restoredAt) };
-      },
+      response: whiteboardRestoredSchema,
+      handler: async ({ params }, ctx) => presentWhiteboardRestored(await boards.restoreWhiteboardVersion(ctx.caller, params)),
     }),
   ];
 }

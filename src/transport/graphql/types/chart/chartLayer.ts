@@ -17,7 +17,7 @@ import { LAYER_COLUMNS, layerColumns } from './rows.ts';
  * it may have (MAX_LAYERS_PER_SYMBOL), so their drawings fit the cost limit only when few:
  * the rest are paged with `chartDrawings`.
  */
-export const LAYER_DRAWINGS_DEFAULT = 20;
+const LAYER_DRAWINGS_DEFAULT = 20;
 const drawingsTake = (first: number | null | undefined) => Math.min(Math.max(first ?? LAYER_DRAWINGS_DEFAULT, 1), DRAWINGS_LIST_MAX);
 
 /**

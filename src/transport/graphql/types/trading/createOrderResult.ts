@@ -13,7 +13,7 @@ const CreateOrderResult = builder.objectRef<ReturnType<typeof presentOrderAccept
     acceptedAt: t.exposeString('acceptedAt'),
     acceptedAtTsNs: t.exposeString('acceptedAtTsNs'),
     resolvedBaseQty: t.exposeString('resolvedBaseQty'),
-    submittedMaxQuoteDebit: t.string({ nullable: true, description: 'Only when submitted; the pair’s quote_quantity_scale', resolve: (r) => r.submittedMaxQuoteDebit ?? null }),
+    submittedMaxQuoteDebit: t.string({ nullable: true, description: 'The all-in quote debit limit submitted, at the quote scale; null when none was', resolve: (r) => r.submittedMaxQuoteDebit ?? null }),
     stopLossTriggerId: t.exposeString('stopLossTriggerId', { description: 'The trigger executing the attachedRisk stop-loss leg; empty without one' }),
     takeProfitTriggerId: t.exposeString('takeProfitTriggerId'),
     trailingStopTriggerId: t.exposeString('trailingStopTriggerId'),

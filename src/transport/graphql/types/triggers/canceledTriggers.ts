@@ -1,11 +1,18 @@
+import { toRfc3339 } from '../../../../presenters/scalars.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, defined } from '../../connections.ts';
 import { parseArgs } from '../../validate.ts';
 
-const CanceledTriggers = builder.objectRef<{ canceledTriggerIds: string[]; canceledCount: number; tsNs: string }>('CanceledTriggers').implement({
-  fields: (t) => ({ canceledTriggerIds: t.exposeStringList('canceledTriggerIds'), canceledCount: t.exposeInt('canceledCount'), tsNs: t.exposeString('tsNs') }),
+/** What POST /v1/triggers/cancel-all answers. */
+const CanceledTriggers = builder.objectRef<{ canceledTriggerIds: string[]; canceledCount: number; ts: string; tsNs: string }>('CanceledTriggers').implement({
+  fields: (t) => ({
+    canceledTriggerIds: t.exposeStringList('canceledTriggerIds'),
+    canceledCount: t.exposeInt('canceledCount'),
+    ts: t.exposeString('ts', { description: 'When the cancels were accepted (RFC 3339)' }),
+    tsNs: t.exposeString('tsNs'),
+  }),
 });
 
 builder.mutationField('cancelAllTriggers', (t) =>
@@ -16,7 +23,7 @@ builder.mutationField('cancelAllTriggers', (t) =>
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.cancelAllTriggersBody, args);
       const r = await ctx.services.orders.cancelAllTriggers(callerOf(ctx), defined(args) ?? {});
-      return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, tsNs: r.tsNs.toString() };
+      return { canceledTriggerIds: r.canceledTriggerIds, canceledCount: r.canceledTriggerIds.length, ts: toRfc3339(r.ts), tsNs: r.tsNs.toString() };
     },
   }),
 );
