@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelAllAfterDocument, CancelAllOrdersDocument, CancelOrderDocument, CreateOrderDocument, FillsDocument, ModifyOrderDocument, MyTradingDocument, GetOrderDocument, OrderBookDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
+import { CancelAllAfterDocument, CancelAllOrdersDocument, CancelOrderDocument, CreateOrderAcceptedDocument, CreateOrderDocument, FillsDocument, ModifyOrderDocument, MyTradingDocument, GetOrderDocument, OrderBookDocument, OrderAsRestDocument, OrderBookUpdatesDocument, OrderUpdatesDocument, PublicTradesDocument } from '../generated/graphql/graphql.ts';
 import { api } from '../helpers/auth.ts';
 import { gql, wsClient, type GraphQLResponse } from '../helpers/graphql.ts';
 import { startTestApp, type RunningApp } from '../helpers/infra.ts';
@@ -147,6 +147,54 @@ describe('attached risk over GraphQL', () => {
       oco: true,
       stopLoss: { policy: { triggerPrice: '900', child: { marketIoc: {} } } },
       takeProfit: { policy: { triggerPrice: '1100', child: { limit: { price: '1099', postOnly: false } } } },
+    });
+  });
+
+  it('reads an order with its legs, slippage bounds and batch origin, as REST shows them', async () => {
+    const t = await trader(server.url, { USDC: '10000' });
+    const r = await gql(
+      server.url,
+      CreateOrderDocument,
+      { input: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', limitGtc: { price: '1000' }, attachedRisk: { oco: true, stopLoss: { triggerPrice: '900' }, takeProfit: { triggerPrice: '1100', child: { limitPrice: '1099' } } } } },
+      t.auth,
+    );
+    const orderId = r.body.data!.createOrder.orderId;
+    const rest = (await api(server.url, 'GET', '/v1/orders/open?includeAttachedRisk=true&includeAttachedRiskState=true', undefined, t.auth)).body.orders[0];
+    const read = await gql(server.url, OrderAsRestDocument, { orderId }, t.auth);
+    expect(read.body.errors).toBeUndefined();
+    const leg = (l: { policy: { triggerPrice: string; child: { limit?: { price: string; postOnly: boolean } } }; state: { status: string; triggerId: string } }) => ({
+      policy: { triggerPrice: l.policy.triggerPrice, child: { kind: l.policy.child.limit ? 'LIMIT' : 'MARKET_IOC', marketIoc: !l.policy.child.limit, limitPrice: l.policy.child.limit?.price ?? null, postOnly: l.policy.child.limit?.postOnly ?? false } },
+      state: { status: l.state.status, triggerId: l.state.triggerId },
+    });
+    expect(read.body.data?.order).toEqual({
+      orderId,
+      batchRequestId: rest.batchRequestId,
+      marketClientRefPrice: null,
+      marketMaxSlippageBps: null,
+      marketMaxSlippageTicks: rest.marketMaxSlippageTicks,
+      submittedMaxQuoteDebit: null,
+      attachedRisk: { oco: true, stopLoss: leg(rest.attachedRisk.stopLoss), takeProfit: leg(rest.attachedRisk.takeProfit) },
+    });
+    expect(read.body.data?.order.attachedRisk?.stopLoss?.policy.child).toMatchObject({ kind: 'MARKET_IOC', marketIoc: true });
+    expect(read.body.data?.order.batchRequestId).toBe('0');
+  });
+
+  it('answers a market order’s quote-debit cap and slippage bounds, as REST does', async () => {
+    const maker = await trader(server.url, { BTC: '1' });
+    const taker = await trader(server.url, { USDC: '10000' });
+    await gql(server.url, CreateOrderDocument, { input: { symbol: 'BTC-USDC', side: 'SELL', baseQty: '0.01', limitGtc: { price: '50000' } } }, maker.auth);
+    const marketIoc = { clientRefPrice: '50000', maxSlippageBps: 100, maxQuoteDebit: '600' };
+    const r = await gql(server.url, CreateOrderAcceptedDocument, { input: { symbol: 'BTC-USDC', side: 'BUY', baseQty: '0.01', marketIoc } }, taker.auth);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data?.createOrder).toMatchObject({ resolvedBaseQty: '0.01', submittedMaxQuoteDebit: '600' });
+    const read = await gql(server.url, OrderAsRestDocument, { orderId: r.body.data!.createOrder.orderId }, taker.auth);
+    const rest = await api(server.url, 'GET', `/v1/orders/${r.body.data!.createOrder.orderId}`, undefined, taker.auth);
+    expect(read.body.data?.order).toMatchObject({ marketClientRefPrice: '50000', marketMaxSlippageBps: 100, marketMaxSlippageTicks: 0, submittedMaxQuoteDebit: '600', attachedRisk: null });
+    expect(read.body.data?.order).toMatchObject({
+      marketClientRefPrice: rest.body.order.marketClientRefPrice,
+      marketMaxSlippageBps: rest.body.order.marketMaxSlippageBps,
+      marketMaxSlippageTicks: rest.body.order.marketMaxSlippageTicks,
+      submittedMaxQuoteDebit: rest.body.order.submittedMaxQuoteDebit,
     });
   });
 });

@@ -12,16 +12,8 @@ export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
 export type { BalanceEventPayload, BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
 export { triggerEventView, triggerView, type OrderLike, type RiskLegView, type TradeLike } from './views.ts';
-/**
- * GraphQL's trading types still take the presenters under their former names from here;
- * when types/trading.ts is split they call src/presenters/ directly and these go (issue 28).
- */
-export { attachedRiskView } from './views.ts';
+/** GraphQL's Fill still takes its presenter under its former name until it becomes a Prisma type (issue 28). */
 export { presentFill as tradeView } from '../../presenters/fill.ts';
-export { presentOrder as orderView } from '../../presenters/order.ts';
-export { presentLevel as levelView } from '../../presenters/orderBook.ts';
-export { presentPublicTrade as publicTradeView } from '../../presenters/publicTrade.ts';
-export { presentSpotConfig as spotConfigView, presentSpotMarket as spotMarketView } from '../../presenters/spotConfig.ts';
 export type { CreateTriggerInput } from './triggerInput.ts';
 export { OPEN_WITHDRAW_STATUSES } from './withdrawals.ts';
 export { READ_AGAIN, type FlowMove } from './flowJobs.ts';

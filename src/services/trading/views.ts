@@ -2,7 +2,6 @@ import { presentTrigger } from '../../presenters/trigger.ts';
 import { presentTriggerEvent } from '../../presenters/triggerEvent.ts';
 import type { Order } from '../../generated/prisma/client.ts';
 import type { AttachedRiskLegStatus } from '../../generated/prisma/enums.ts';
-import { presentAttachedRisk, type AttachedRisk } from '../../presenters/attachedRisk.ts';
 import type { Market } from '../markets.ts';
 import type { OrderRow, RiskLegRow, TradeRow, TriggerEventRow, TriggerRow } from './writeSet.ts';
 
@@ -31,13 +30,6 @@ export type RiskLegView = Omit<RiskLegRow, 'orderId' | 'status' | 'triggerId'> &
   triggerPublicId?: string;
   childOrderPublicId?: string;
 };
-
-/**
- * presentAttachedRisk (src/presenters/) as GraphQL's AttachedRisk type reads it until
- * types/trading.ts calls the presenters (issue 28): one leg type for the three legs.
- */
-type AnyLeg = NonNullable<AttachedRisk['stopLoss']> | NonNullable<AttachedRisk['trailingStop']>;
-export const attachedRiskView: (...a: Parameters<typeof presentAttachedRisk>) => { oco: boolean; stopLoss?: AnyLeg; takeProfit?: AnyLeg; trailingStop?: AnyLeg } = presentAttachedRisk;
 
 /** A trigger as the engine keeps it or as stored: both render the same way. */
 export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'triggerPrice' | 'params' | 'state'> & {

@@ -4,7 +4,6 @@ import { requirePermission, resolveAccount } from '../../access.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
-import { presentAttachedRisk } from '../../../presenters/attachedRisk.ts';
 import { withOriginRefs } from './originRefs.ts';
 
 /** Spec 4.5 Get Open Orders: the account's non-terminal orders, newest first. */
@@ -42,7 +41,7 @@ export async function getOpenOrders(ctx: TradingContext, caller: Caller, input: 
       return {
         order: o,
         symbol: (ctx.markets.marketById(o.symbolId) as Market).symbol,
-        ...(mine.length > 0 ? { attachedRisk: presentAttachedRisk(o.oco, mine, { policy: input.includeAttachedRisk === true, state: input.includeAttachedRiskState === true }) } : {}),
+        ...(mine.length > 0 ? { attachedRisk: { oco: o.oco, legs: mine } } : {}),
       };
     }),
     nextPageToken: page.nextPageToken,

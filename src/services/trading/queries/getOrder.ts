@@ -2,13 +2,12 @@ import type { Caller } from '../../../auth/caller.ts';
 import { requirePermission, resolveAccount } from '../../access.ts';
 import { findOwnOrder, type TradingContext } from '../context.ts';
 import type { Market } from '../../markets.ts';
-import { presentAttachedRisk } from '../../../presenters/attachedRisk.ts';
 import { legsOf } from './getOpenOrders.ts';
 import { withOriginRefs } from './originRefs.ts';
 
 /**
  * One of the account's orders, by `orderId` or `clientOrderId`; with `include.attachedRisk`
- * (GraphQL, when the field is selected) its legs' policy and state as open orders show them.
+ * (GraphQL, when the field is selected) its legs as stored with their triggers' state.
  */
 export async function getOrder(ctx: TradingContext, caller: Caller, input: { orderId?: string; clientOrderId?: string; subaccountId?: string }, include: { attachedRisk?: boolean } = {}) {
   requirePermission(caller, 'READ');
@@ -19,6 +18,6 @@ export async function getOrder(ctx: TradingContext, caller: Caller, input: { ord
   return {
     order: row,
     symbol: (ctx.markets.marketById(row.symbolId) as Market).symbol,
-    ...(legs.length > 0 ? { attachedRisk: presentAttachedRisk(row.oco, legs, { policy: true, state: true }) } : {}),
+    ...(legs.length > 0 ? { attachedRisk: { oco: row.oco, legs } } : {}),
   };
 }

@@ -136,8 +136,9 @@ export function tradingRoutes(s: Services) {
           ...(query.limit ? { limit: query.limit } : {}),
           ...(query.pageToken ? { pageToken: query.pageToken } : {}),
         });
+        const include = { policy: query.includeAttachedRisk === true, state: query.includeAttachedRiskState === true };
         return {
-          orders: r.orders.map((o) => presentOrder(o.order, market(o.order.symbolId), o.attachedRisk)),
+          orders: r.orders.map((o) => presentOrder(o.order, market(o.order.symbolId), o.attachedRisk && presentAttachedRisk(o.attachedRisk.oco, o.attachedRisk.legs, include))),
           nextPageToken: r.nextPageToken,
         };
       },

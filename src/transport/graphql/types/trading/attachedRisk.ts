@@ -1,8 +1,8 @@
 import { builder } from '../../builder.ts';
 import { AttachedRiskLeg } from './attachedRiskLeg.ts';
-import type { AttachedRiskShape } from './shapes.ts';
+import type { AttachedRisk } from '../../../../presenters/attachedRisk.ts';
 
-export const AttachedRiskView = builder.objectRef<AttachedRiskShape>('AttachedRisk').implement({
+export const AttachedRiskView = builder.objectRef<AttachedRisk>('AttachedRisk').implement({
   description: 'The order’s attached-risk legs, as /v1/orders/open shows them with includeAttachedRisk and includeAttachedRiskState',
   fields: (t) => ({
     oco: t.exposeBoolean('oco'),

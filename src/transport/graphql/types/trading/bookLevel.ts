@@ -1,6 +1,7 @@
+import type { presentOrderBook } from '../../../../presenters/orderBook.ts';
 import { builder } from '../../builder.ts';
 
-export type BookLevelShape = { price: string; qty: string; orders: number };
+type BookLevelShape = ReturnType<typeof presentOrderBook>['bids'][number];
 
 export const BookLevel = builder.objectRef<BookLevelShape>('BookLevel').implement({
   fields: (t) => ({ price: t.exposeString('price'), qty: t.exposeString('qty'), orders: t.exposeInt('orders') }),

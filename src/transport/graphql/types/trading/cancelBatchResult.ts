@@ -1,3 +1,4 @@
+import { presentBatchCancel } from '../../../../presenters/batchCancel.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -26,10 +27,10 @@ builder.mutationField('cancelOrdersBatch', (t) =>
     type: CancelBatchResult,
     description: 'Cancels up to 50 orders, rejecting items one by one; a repeated requestId answers the first result',
     args: { requestId: t.arg.string({ required: true }), subaccountId: t.arg.string(), items: t.arg({ type: [CancelBatchItem], required: true }) },
-    resolve: (_root, { requestId, subaccountId, items }, ctx) => {
+    resolve: async (_root, { requestId, subaccountId, items }, ctx) => {
       const body = { ...defined({ subaccountId }), requestId, items: items.map((i) => defined(i) ?? {}) };
       parseArgs(schemas.batchCancelOrdersBody, body);
-      return ctx.services.orders.batchCancelOrders(callerOf(ctx), body);
+      return presentBatchCancel(await ctx.services.orders.batchCancelOrders(callerOf(ctx), body));
     },
   }),
 );

@@ -1,3 +1,4 @@
+import { presentDeadManSwitch } from '../../../../presenters/deadManSwitch.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -6,7 +7,7 @@ import { parseArgs } from '../../validate.ts';
 import { Side } from './enums.ts';
 
 const DeadManSwitch = builder
-  .objectRef<{ status: string; effectiveTimeoutSec: number; expiresAtTsNs: string; ts: string; tsNs: string }>('DeadManSwitch')
+  .objectRef<ReturnType<typeof presentDeadManSwitch>>('DeadManSwitch')
   .implement({
     description: 'Spec 2.14',
     fields: (t) => ({
@@ -23,9 +24,9 @@ builder.mutationField('cancelAllAfter', (t) =>
     type: DeadManSwitch,
     description: 'Dead-man switch: 0 disables, 10..120 seconds arms or refreshes',
     args: { requestId: t.arg.string({ required: true }), timeoutSec: t.arg.int({ required: true }), symbol: t.arg.string(), side: t.arg({ type: Side }), subaccountId: t.arg.string() },
-    resolve: (_root, args, ctx) => {
+    resolve: async (_root, args, ctx) => {
       parseArgs(schemas.cancelAllAfterBody, args);
-      return ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number });
+      return presentDeadManSwitch(await ctx.services.orders.cancelAllAfter(callerOf(ctx), defined(args) as { requestId: string; timeoutSec: number }));
     },
   }),
 );

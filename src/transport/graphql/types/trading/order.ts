@@ -1,4 +1,6 @@
+import { presentAttachedRisk } from '../../../../presenters/attachedRisk.ts';
 import type { Market } from '../../../../services/markets.ts';
+import type { RiskLegView } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -12,6 +14,9 @@ import { Side } from './enums.ts';
 import { Lineage } from './lineage.ts';
 import { OrderOrigin } from './orderOrigin.ts';
 import { orderOf, type OrderShape, SEQUENCE_DESCRIPTION } from './shapes.ts';
+
+/** The legs with their policy and state: GraphQL loads them only when the query selects the field, so it shows both. */
+const riskOf = (r: { attachedRisk?: { oco: boolean; legs: RiskLegView[] } }) => (r.attachedRisk ? presentAttachedRisk(r.attachedRisk.oco, r.attachedRisk.legs, { policy: true, state: true }) : undefined);
 
 /** Spec 2.7: the same fields and strings as /v1. */
 export const Order = builder.objectRef<OrderShape>('Order').implement({
@@ -34,6 +39,7 @@ export const Order = builder.objectRef<OrderShape>('Order').implement({
     stpMode: t.exposeString('stpMode'),
     expireAt: t.string({ nullable: true, resolve: (o) => o.expireAt ?? null }),
     createdAt: t.exposeString('createdAt'),
+    batchRequestId: t.exposeString('batchRequestId', { description: 'The batch replace that admitted it; "0" for other origins' }),
     lineage: t.field({ type: Lineage, resolve: (o) => o.lineage }),
     origin: t.field({ type: OrderOrigin, resolve: (o) => o.origin }),
     attachedRisk: t.field({
@@ -42,6 +48,9 @@ export const Order = builder.objectRef<OrderShape>('Order').implement({
       description: 'The attached-risk legs with their policy and state, on `order` and `viewer.openOrders`; null for an order without legs, and on mutation results and subscription events',
       resolve: (o) => o.attachedRisk ?? null,
     }),
+    marketClientRefPrice: t.string({ nullable: true, resolve: (o) => o.marketClientRefPrice ?? null }),
+    marketMaxSlippageBps: t.int({ nullable: true, resolve: (o) => o.marketMaxSlippageBps ?? null }),
+    marketMaxSlippageTicks: t.exposeInt('marketMaxSlippageTicks', { description: '0: no absolute cap' }),
     submittedMaxQuoteDebit: t.string({ nullable: true, resolve: (o) => o.submittedMaxQuoteDebit ?? null }),
     version: t.exposeInt('version', { description: 'Increases with every published state change; reconcile reads with updates by it' }),
     closeReason: t.string({
@@ -62,7 +71,7 @@ builder.queryField('order', (t) =>
       if (args.clientOrderId != null) parseArgs(schemas.getOrderByClientOrderIdParams, { clientOrderId: args.clientOrderId }, 'params');
       parseArgs(schemas.getOrderQuery, { subaccountId: args.subaccountId }, 'query');
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
-      return { ...orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market), ...(r.attachedRisk ? { attachedRisk: r.attachedRisk } : {}) };
+      return orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market, riskOf(r));
     },
   }),
 );
@@ -86,7 +95,7 @@ builder.objectField(ViewerRef, 'openOrders', (t) =>
           ...(args.triggerId ? { triggerId: args.triggerId } : {}),
         });
         return {
-          items: r.orders.map((o) => ({ ...orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market), ...(o.attachedRisk ? { attachedRisk: o.attachedRisk } : {}) })),
+          items: r.orders.map((o) => orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market, riskOf(o))),
           nextPageToken: r.nextPageToken,
         };
       });

@@ -1,11 +1,12 @@
-import { levelView, ORDER_BOOK_DEPTH_DEFAULT } from '../../../../services/trading/index.ts';
+import { presentOrderBook } from '../../../../presenters/orderBook.ts';
+import { ORDER_BOOK_DEPTH_DEFAULT } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { parseArgs } from '../../validate.ts';
-import { BookLevel, type BookLevelShape } from './bookLevel.ts';
+import { BookLevel } from './bookLevel.ts';
 
-const OrderBook = builder.objectRef<{ symbol: string; sequence: bigint; bids: BookLevelShape[]; asks: BookLevelShape[] }>('OrderBook').implement({
+const OrderBook = builder.objectRef<ReturnType<typeof presentOrderBook>>('OrderBook').implement({
   fields: (t) => ({
     symbol: t.exposeString('symbol'),
     sequence: t.field({ type: 'Int64', description: 'Apply orderBookUpdates with a higher sequence on top of this snapshot', resolve: (b) => b.sequence }),
@@ -20,9 +21,7 @@ builder.queryField('orderBook', (t) =>
     args: { symbol: t.arg.string({ required: true }), depth: t.arg.int() },
     resolve: (_root, args, ctx) => {
       parseArgs(schemas.getOrderBookQuery, args, 'query');
-      const { market, depth, sequence } = ctx.services.orders.getOrderBook(args.symbol, args.depth ?? ORDER_BOOK_DEPTH_DEFAULT);
-      const level = (l: { price: bigint; qty: bigint; orders: number }) => levelView(l, market);
-      return { symbol: market.symbol, sequence, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+      return presentOrderBook(ctx.services.orders.getOrderBook(args.symbol, args.depth ?? ORDER_BOOK_DEPTH_DEFAULT));
     },
   }),
 );

@@ -1,5 +1,5 @@
+import { presentLevel } from '../../../../presenters/orderBook.ts';
 import type { Market } from '../../../../services/markets.ts';
-import { levelView } from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { publicStream } from '../../guardedStream.ts';
 import { type BookLevelChangeShape, LevelChange } from './bookLevelChange.ts';
@@ -21,7 +21,7 @@ builder.subscriptionField('orderBookUpdates', (t) =>
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'book')),
     resolve: (p, _args, ctx) => {
       const market = ctx.services.markets.market(p.symbol) as Market;
-      const view = (l: { price: bigint; qty: bigint }) => levelView(l, market);
+      const view = (l: { price: bigint; qty: bigint }) => presentLevel(l, market);
       return { symbol: p.symbol, sequence: p.sequence, bids: p.bids.map(view), asks: p.asks.map(view) };
     },
   }),

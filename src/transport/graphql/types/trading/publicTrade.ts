@@ -1,13 +1,18 @@
 import type { Market } from '../../../../services/markets.ts';
-import { PUBLIC_TRADES_LIMIT_DEFAULT, publicTradeView } from '../../../../services/trading/index.ts';
+import { presentPublicTrade, type PublicTradeView } from '../../../../presenters/publicTrade.ts';
+import { PUBLIC_TRADES_LIMIT_DEFAULT } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { publicStream } from '../../guardedStream.ts';
 import { parseArgs } from '../../validate.ts';
 
-const PublicTrade = builder.objectRef<ReturnType<typeof publicTradeView>>('PublicTrade').implement({
+/** A trade with its symbol: /v1 names it once beside the list, GraphQL on each trade, which the stream needs too. */
+const publicTradeOf = (p: PublicTradeView, market: Market) => ({ ...presentPublicTrade(p, market), symbol: market.symbol });
+
+const PublicTrade = builder.objectRef<ReturnType<typeof publicTradeOf>>('PublicTrade').implement({
   fields: (t) => ({
+    symbol: t.exposeString('symbol'),
     matchId: t.field({ type: 'Int64', resolve: (p) => p.matchId }),
     price: t.exposeString('price'),
     qty: t.exposeString('qty'),
@@ -24,7 +29,7 @@ builder.queryField('publicTrades', (t) =>
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.getPublicTradesQuery, { symbol: args.symbol }, 'query');
       const { market, trades } = await ctx.services.orders.getPublicTrades(args.symbol, args.limit ?? PUBLIC_TRADES_LIMIT_DEFAULT);
-      return trades.map((p) => publicTradeView(p, market));
+      return trades.map((p) => publicTradeOf(p, market));
     },
   }),
 );
@@ -35,6 +40,6 @@ builder.subscriptionField('publicTrades', (t) =>
     description: 'Public: every trade of a symbol after it is durable',
     args: { symbol: t.arg.string({ required: true }) },
     subscribe: (_root, args, ctx) => publicStream(ctx.services.orders.subscribeMarket(args.symbol, 'trades')),
-    resolve: (p, _args, ctx) => publicTradeView(p, ctx.services.markets.market(p.symbol) as Market),
+    resolve: (p, _args, ctx) => publicTradeOf(p, ctx.services.markets.market(p.symbol) as Market),
   }),
 );

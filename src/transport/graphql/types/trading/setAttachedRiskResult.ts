@@ -1,3 +1,4 @@
+import { presentAttachedRiskSet } from '../../../../presenters/attachedRisk.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -6,7 +7,7 @@ import { parseArgs } from '../../validate.ts';
 import { AttachedRisk, riskFromInput } from './attachedRiskInput.ts';
 
 const SetAttachedRiskResult = builder
-  .objectRef<{ orderId: string; stopLossTriggerId: string; takeProfitTriggerId: string; trailingStopTriggerId: string }>('SetAttachedRiskResult')
+  .objectRef<ReturnType<typeof presentAttachedRiskSet>>('SetAttachedRiskResult')
   .implement({
     description: 'The order and the triggers of its new legs (empty for a leg not given)',
     fields: (t) => ({
@@ -25,13 +26,7 @@ builder.mutationField('setAttachedRisk', (t) =>
     resolve: async (_root, { attachedRisk, ...names }, ctx) => {
       const body = { ...(defined(names) ?? {}), attachedRisk: riskFromInput(attachedRisk) };
       parseArgs(schemas.setAttachedRiskBody, body);
-      const r = await ctx.services.orders.setAttachedRisk(callerOf(ctx), body);
-      return {
-        orderId: r.order.publicId,
-        stopLossTriggerId: r.legTriggers.stopLoss ?? '',
-        takeProfitTriggerId: r.legTriggers.takeProfit ?? '',
-        trailingStopTriggerId: r.legTriggers.trailingStop ?? '',
-      };
+      return presentAttachedRiskSet(await ctx.services.orders.setAttachedRisk(callerOf(ctx), body));
     },
   }),
 );

@@ -1,9 +1,9 @@
-import type { spotMarketView } from '../../../../services/trading/index.ts';
+import type { presentSpotMarket } from '../../../../presenters/spotConfig.ts';
 import { builder } from '../../builder.ts';
 import { SpotFeeTier } from './spotFeeTier.ts';
 
 /** GET /v1/spot/config's market, with camelCase names for its two snake_case fields. */
-export const SpotMarket = builder.objectRef<ReturnType<typeof spotMarketView>>('SpotMarket').implement({
+export const SpotMarket = builder.objectRef<ReturnType<typeof presentSpotMarket>>('SpotMarket').implement({
   fields: (t) => ({
     symbol: t.exposeString('symbol'),
     symbolId: t.exposeInt('symbolId'),
