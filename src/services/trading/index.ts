@@ -11,9 +11,8 @@ export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
 export type { BalanceEventPayload, BookDeltaPayload, FillPayload, OrderEventPayload, PublicTradePayload, TriggerEventPayload } from './streams.ts';
-export { triggerEventView, triggerView, type OrderLike, type RiskLegView, type TradeLike } from './views.ts';
+export { type OrderLike, type RiskLegView, type TradeLike } from './views.ts';
 /** GraphQL's Fill still takes its presenter under its former name until it becomes a Prisma type (issue 28). */
-export { presentFill as tradeView } from '../../presenters/fill.ts';
 export type { CreateTriggerInput } from './triggerInput.ts';
 export { OPEN_WITHDRAW_STATUSES } from './withdrawals.ts';
 export { READ_AGAIN, type FlowMove } from './flowJobs.ts';

@@ -1,9 +1,6 @@
-import { presentTrigger } from '../../presenters/trigger.ts';
-import { presentTriggerEvent } from '../../presenters/triggerEvent.ts';
 import type { Order } from '../../generated/prisma/client.ts';
 import type { AttachedRiskLegStatus } from '../../generated/prisma/enums.ts';
-import type { Market } from '../markets.ts';
-import type { OrderRow, RiskLegRow, TradeRow, TriggerEventRow, TriggerRow } from './writeSet.ts';
+import type { OrderRow, RiskLegRow, TradeRow, TriggerRow } from './writeSet.ts';
 
 type Decimalish = bigint | { toFixed(digits?: number): string };
 
@@ -40,21 +37,3 @@ export type TriggerLike = Omit<TriggerRow, 'heldE18' | 'triggerDirection' | 'tri
   params: unknown;
   state: unknown;
 };
-
-/**
- * The trigger shapes live in presenters/trigger.ts and presenters/triggerEvent.ts; GraphQL
- * still renders through these names until its types call the presenters (issue 28).
- */
-export function triggerView(t: TriggerLike & { parentOrder?: { publicId: string } | null }, market: Market, subaccountId: string) {
-  return presentTrigger({ trigger: t, market, account: subaccountId });
-}
-
-export function triggerEventView(
-  e: Pick<TriggerEventRow, 'eventType' | 'triggerType' | 'childSeq' | 'firePx' | 'cancelReason' | 'failureReason' | 'tsNs'>,
-  trigger: { publicId: string },
-  market: Market,
-  subaccountId: string,
-  childOrderId: string | null,
-) {
-  return presentTriggerEvent({ event: e, triggerId: trigger.publicId, market, account: subaccountId, childOrderId });
-}

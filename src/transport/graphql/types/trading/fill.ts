@@ -1,7 +1,7 @@
 import type { Market } from '../../../../services/markets.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
-import { tradeView } from '../../../../services/trading/index.ts';
+import { presentFill } from '../../../../presenters/fill.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../../connections.ts';
 import { guardedStream } from '../../guardedStream.ts';
@@ -13,7 +13,7 @@ import { Side } from './enums.ts';
 import { Lineage } from './lineage.ts';
 import { SEQUENCE_DESCRIPTION } from './shapes.ts';
 
-type FillShape = ReturnType<typeof tradeView> & { sequence?: bigint };
+type FillShape = ReturnType<typeof presentFill> & { sequence?: bigint };
 
 export const Fill = builder.objectRef<FillShape>('Fill').implement({
   description: 'Spec 2.10: one fill of one of the caller’s orders',
@@ -56,7 +56,7 @@ builder.objectField(ViewerRef, 'fills', (t) =>
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
           const r = await ctx.services.orders.getUserTrades(caller, { ...page, ...defined(filters), ...(selects(info, 'transfers') ? { includeTransfers: true } : {}) });
           transfers = r.transfers;
-          return { items: r.trades.map((x) => tradeView(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
+          return { items: r.trades.map((x) => presentFill(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
         });
         return { ...connection, transfers };
       },
@@ -76,6 +76,6 @@ builder.subscriptionField('fills', (t) =>
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (p, _args, ctx) => ({ ...tradeView(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
+    resolve: (p, _args, ctx) => ({ ...presentFill(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
   }),
 );

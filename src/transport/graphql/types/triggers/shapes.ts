@@ -1,6 +1,6 @@
-import type { triggerView } from '../../../../services/trading/index.ts';
+import type { presentTrigger } from '../../../../presenters/trigger.ts';
 
-export type TriggerShape = ReturnType<typeof triggerView>;
+export type TriggerShape = ReturnType<typeof presentTrigger>;
 export type BlockShape = { side: string; triggerPrice: string; child: { limit?: { price: string; postOnly: boolean }; marketIoc?: { maxSlippageTicks?: number; maxSlippageBps?: number } } };
 export type TrailingStateShape = { active: boolean; peakPrice?: string; troughPrice?: string; currentThreshold: string };
 export type TwapStateShape = { sliceIndex: number; plannedSlices: number; skippedSlices: number; startPrice: string; slicePrice: string; nextSliceAtTsNs: string };

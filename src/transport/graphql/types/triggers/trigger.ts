@@ -1,4 +1,5 @@
-import { type CreateTriggerInput as CreateTriggerShape, triggerView } from '../../../../services/trading/index.ts';
+import { presentTrigger } from '../../../../presenters/trigger.ts';
+import type { CreateTriggerInput as CreateTriggerShape } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -56,7 +57,7 @@ builder.queryField('trigger', (t) =>
       parseArgs(schemas.getTriggerParams, { triggerId }, 'params');
       parseArgs(schemas.getTriggerQuery, query, 'query');
       const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(query) });
-      return triggerView(r.trigger, r.market, r.account);
+      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
     },
   }),
 );
@@ -71,7 +72,7 @@ builder.mutationFields((t) => ({
       parseArgs(schemas.createTriggerBody, body);
       const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
       const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
-      return triggerView(got.trigger, got.market, got.account);
+      return presentTrigger({ trigger: got.trigger, market: got.market, account: got.account });
     },
   }),
   cancelTrigger: t.field({
@@ -80,7 +81,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.cancelTriggerBody, args);
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerView(r.trigger, r.market, r.account);
+      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
     },
   }),
   modifyTrigger: t.field({
@@ -99,7 +100,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.modifyTriggerBody, args);
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerView(r.trigger, r.market, r.account);
+      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
     },
   }),
   pauseTrigger: t.field({
@@ -109,7 +110,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.pauseTriggerBody, args);
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerView(r.trigger, r.market, r.account);
+      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
     },
   }),
   resumeTrigger: t.field({
@@ -119,7 +120,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.resumeTriggerBody, args);
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerView(r.trigger, r.market, r.account);
+      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
     },
   }),
 }));

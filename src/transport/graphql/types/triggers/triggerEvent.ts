@@ -1,10 +1,10 @@
 import type { Market } from '../../../../services/markets.ts';
-import { triggerEventView } from '../../../../services/trading/index.ts';
+import { presentTriggerEvent } from '../../../../presenters/triggerEvent.ts';
 import { builder } from '../../builder.ts';
 import { callerOf } from '../../connections.ts';
 import { guardedStream } from '../../guardedStream.ts';
 
-export const TriggerEvent = builder.objectRef<ReturnType<typeof triggerEventView> & { sequence?: bigint }>('TriggerEvent').implement({
+export const TriggerEvent = builder.objectRef<ReturnType<typeof presentTriggerEvent> & { sequence?: bigint }>('TriggerEvent').implement({
   description: 'One transition of a trigger (spec 2.9)',
   fields: (t) => ({
     eventType: t.exposeString('eventType'),
@@ -29,6 +29,6 @@ builder.subscriptionField('triggerEvents', (t) =>
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every event after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'triggers', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (p, _args, ctx) => ({ ...triggerEventView(p.event, { publicId: p.event.triggerPublicId }, ctx.services.markets.market(p.symbol) as Market, p.accountPublicId, p.event.childOrderPublicId), sequence: p.sequence }),
+    resolve: (p, _args, ctx) => ({ ...presentTriggerEvent({ event: p.event, triggerId: p.event.triggerPublicId, market: ctx.services.markets.market(p.symbol) as Market, account: p.accountPublicId, childOrderId: p.event.childOrderPublicId }), sequence: p.sequence }),
   }),
 );

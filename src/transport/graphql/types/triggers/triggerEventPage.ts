@@ -1,4 +1,4 @@
-import { triggerEventView } from '../../../../services/trading/index.ts';
+import { presentTriggerEvent } from '../../../../presenters/triggerEvent.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -6,7 +6,7 @@ import { callerOf, defined } from '../../connections.ts';
 import { parseArgs } from '../../validate.ts';
 import { TriggerEvent } from './triggerEvent.ts';
 
-const TriggerEventPage = builder.objectRef<{ events: ReturnType<typeof triggerEventView>[]; nextPageToken: string }>('TriggerEventPage').implement({
+const TriggerEventPage = builder.objectRef<{ events: ReturnType<typeof presentTriggerEvent>[]; nextPageToken: string }>('TriggerEventPage').implement({
   fields: (t) => ({ events: t.field({ type: [TriggerEvent], resolve: (p) => p.events }), nextPageToken: t.exposeString('nextPageToken') }),
 });
 
@@ -19,7 +19,7 @@ builder.queryField('triggerEvents', (t) =>
       parseArgs(schemas.listTriggerEventsParams, { triggerId }, 'params');
       parseArgs(schemas.listTriggerEventsQuery, query, 'query');
       const r = await ctx.services.orders.listTriggerEvents(callerOf(ctx), { triggerId, ...defined(query) });
-      return { events: r.events.map((e) => triggerEventView(e, r.trigger, r.market, r.account, e.childOrder?.publicId ?? null)), nextPageToken: r.nextPageToken };
+      return { events: r.events.map((e) => presentTriggerEvent({ event: e, triggerId: r.trigger.publicId, market: r.market, account: r.account, childOrderId: e.childOrder?.publicId ?? null })), nextPageToken: r.nextPageToken };
     },
   }),
 );

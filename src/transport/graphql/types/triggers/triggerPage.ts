@@ -1,4 +1,4 @@
-import { triggerView } from '../../../../services/trading/index.ts';
+import { presentTrigger } from '../../../../presenters/trigger.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
@@ -28,7 +28,7 @@ builder.queryField('triggers', (t) =>
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.listTriggersQuery, args, 'query');
       const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
-      return { triggers: r.triggers.map((x) => triggerView(x.trigger, x.market, r.account)), nextPageToken: r.nextPageToken };
+      return { triggers: r.triggers.map((x) => presentTrigger({ trigger: x.trigger, market: x.market, account: r.account })), nextPageToken: r.nextPageToken };
     },
   }),
 );
