@@ -41,6 +41,9 @@ describe('GraphQL read filters at parity with /v1', () => {
     expect((await fills({ startTime: '1' })).edges).toHaveLength(1);
     expect((await fills({ symbol: 'BTC-USDC', afterMatchId: trade!.matchId })).edges).toEqual([]);
 
+    // The referrer's part of each fee, as /v1 lists it with the trade.
+    expect((await fills({})).edges.map((e) => e.node.referralShare)).toEqual(rest.body.trades.map((x: { referralShare: string }) => x.referralShare));
+
     // Field for field what /v1 lists beside the trades.
     const withLegs = await fills({ withLegs: true });
     expect(withLegs.transfers!.length).toBeGreaterThan(0);

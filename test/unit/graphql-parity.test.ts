@@ -30,13 +30,6 @@ const EXCEPTIONS: Record<string, string> = {
   'listBalances: response field accountId (not on Viewer.balances)': 'the balances are the viewer’s (Viewer.rootAccountId) or those of the subaccountId asked for',
 };
 
-/**
- * Gaps of GraphQL's Fill, closed when Fill becomes a Prisma type resolving from presentFill
- * (issue 28, under way). The list only shrinks.
- */
-const PENDING_FILL: string[] = ['getUserTrades: response field trades[].referralShare (not on Viewer.fills)'];
-for (const gap of PENDING_FILL) EXCEPTIONS[gap] = 'pending: GraphQL Fill from presentFill (issue 28)';
-
 interface Operation {
   operationId: string;
   method: string;

@@ -108,10 +108,14 @@ export class EngineIds {
 
 /**
  * A job's time, read inside the job: jobs then carry times in the order they were
- * applied, so ledger legs listed by time chain their balances.
+ * applied, so ledger legs listed by time chain their balances. The Date and the epoch
+ * nanoseconds come from one (monotonic) reading: two readings could straddle a millisecond,
+ * or drift apart as the wall clock is adjusted, and an answer's `ts` would then disagree
+ * with its `tsNs`.
  */
 export function jobTime(clock: Clock) {
-  return { now: clock.now(), nowNs: clock.nowNs() };
+  const nowNs = clock.nowNs();
+  return { now: new Date(Number(nowNs / 1_000_000n)), nowNs };
 }
 
 export function tradingRef(accountId: bigint, assetId: number): BalanceRef {

@@ -29,6 +29,7 @@ export const Fill = builder.objectRef<FillShape>('Fill').implement({
     fee: t.exposeString('fee'),
     feeAsset: t.exposeString('feeAsset'),
     feeIsRebate: t.exposeBoolean('feeIsRebate'),
+    referralShare: t.exposeString('referralShare', { description: 'The part of the fee paid to a referrer, in feeAsset (decimal string, 18 decimals)' }),
     executedAt: t.exposeString('executedAt'),
     sequence: t.field({ type: 'Int64', nullable: true, description: SEQUENCE_DESCRIPTION, resolve: (f) => f.sequence ?? null }),
   }),
