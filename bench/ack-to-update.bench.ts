@@ -1,11 +1,11 @@
 import { fork, spawn } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { liftLimits, signIn, type SignedIn } from '../test/helpers/auth.ts';
+import type { SignedIn } from '../test/helpers/auth.ts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
 import { TEST_OPERATOR_TOKEN, dropSchema, uniqueName } from '../test/helpers/infra.ts';
 import { freePort } from '../test/helpers/redisServer.ts';
-import { credit } from '../test/helpers/trading.ts';
+import { tradingPairTraders } from './harness.ts';
 
 /**
  * Issue 11, the web UI's path: with BENCH_SUBSCRIBERS graphql-ws sockets open (10 traders'
@@ -35,13 +35,7 @@ export async function run(): Promise<string> {
   let clients: ReturnType<typeof fork> | undefined;
   try {
     for (let i = 0; i < 300 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
-    const traders: SignedIn[] = [];
-    for (let i = 0; i < 10; i++) {
-      const t = await signIn(url);
-      await liftLimits(url, t.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL']);
-      await credit(url, t.rootAccountId, i % 2 === 0 ? 'USDC' : 'BTC', i % 2 === 0 ? '100000000' : '10000');
-      traders.push(t);
-    }
+    const traders = await tradingPairTraders(url, '100000000', '10000');
     const pool = new Pool(url, { connections: 64 });
     const rows: string[] = [];
     for (const publicTrades of [false, true]) {

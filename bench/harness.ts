@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Pool } from 'undici';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
+import { liftLimits, signIn, type SignedIn } from '../test/helpers/auth.ts';
 import { TEST_OPERATOR_TOKEN } from '../test/helpers/infra.ts';
+import { credit } from '../test/helpers/trading.ts';
 
 /**
  * Measures operations per second of a function, in the same process as its baseline, so
@@ -106,4 +108,19 @@ export function spawnServer(root: string, schema: string, port: number, env: Rec
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+/**
+ * Ten accounts free of the order limits, the even ones holding `usdc` USDC and the odd ones
+ * `btc` BTC, so that orders between them trade BTC-USDC.
+ */
+export async function tradingPairTraders(url: string, usdc: string, btc: string): Promise<SignedIn[]> {
+  const traders: SignedIn[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = await signIn(url);
+    await liftLimits(url, t.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL']);
+    await credit(url, t.rootAccountId, i % 2 === 0 ? 'USDC' : 'BTC', i % 2 === 0 ? usdc : btc);
+    traders.push(t);
+  }
+  return traders;
 }

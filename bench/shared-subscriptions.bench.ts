@@ -2,11 +2,10 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { spawnServer } from './harness.ts';
-import { liftLimits, signIn, type SignedIn } from '../test/helpers/auth.ts';
+import { spawnServer, tradingPairTraders } from './harness.ts';
+import type { SignedIn } from '../test/helpers/auth.ts';
 import { dropSchema, uniqueName } from '../test/helpers/infra.ts';
 import { freePort } from '../test/helpers/redisServer.ts';
-import { credit } from '../test/helpers/trading.ts';
 
 /**
  * Issue 29's figure: what BENCH_SOCKETS graphql-ws sockets on one symbol's public trades
@@ -70,13 +69,7 @@ export async function run(): Promise<string> {
     for (let i = 0; i < 1_200 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 100));
     if (!(await ready())) throw new Error('the server did not become ready within 120 s');
     const pid = server.pid as number;
-    const traders: SignedIn[] = [];
-    for (let i = 0; i < 10; i++) {
-      const t = await signIn(url);
-      await liftLimits(url, t.rootAccountId, ['TRADING_PLACE', 'TRADING_CANCEL']);
-      await credit(url, t.rootAccountId, i % 2 === 0 ? 'USDC' : 'BTC', i % 2 === 0 ? '1000000000' : '100000');
-      traders.push(t);
-    }
+    const traders = await tradingPairTraders(url, '1000000000', '100000');
     const pool = new Pool(url, { connections: 64 });
     let sent = 0;
     /** Orders open loop for `seconds`: latencies from each order's scheduled send. */
