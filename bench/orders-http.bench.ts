@@ -41,7 +41,8 @@ import { seededRandom } from './harness.ts';
  * acknowledgement costs on this machine in the same minute.
  *
  * Knobs: BENCH_RATES (comma-separated req/s), BENCH_FLOOR_CONNECTIONS (16), BENCH_STAGE_SECONDS, BENCH_CONNECTIONS, BENCH_MAX_IN_FLIGHT, BENCH_IN_PROCESS=1,
- * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
+ * BENCH_SERVER_ROOT (another checkout whose server to load, for A/B runs).
  */
 
 const RATES = (process.env.BENCH_RATES ?? '100,250,500,1000,1500,2500,3000,5000').split(',').map(Number);
@@ -151,7 +152,8 @@ async function startChildServer(): Promise<Server> {
   const schema = uniqueName('bench');
   const keyPrefix = `${schema}:`;
   const port = await freePort();
-  const root = path.resolve(import.meta.dirname, '..');
+  // BENCH_SERVER_ROOT runs another checkout's server under this load generator, for A/B runs.
+  const root = process.env.BENCH_SERVER_ROOT ?? path.resolve(import.meta.dirname, '..');
   let err = '';
   const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', 'src/main.ts'], {
