@@ -7,9 +7,8 @@ import type { Market } from '../../src/services/markets.ts';
 import type { OrderLike, RiskLegView } from '../../src/services/trading/index.ts';
 
 /**
- * Order entry writes its body without the serializer's per-request check (`hotPath` in
- * transport/rest/route.ts): these parse what its presenters build with their schemas, which
- * refuse a member they do not name, and hold the bytes clients already read.
+ * What order entry's presenters build passes their schemas (which refuse a member they do
+ * not name), and keeps the bytes and member order clients already read.
  */
 const market = { symbolId: 1, symbol: 'BTC-USDC', baseQuantityScale: 8, quoteQuantityScale: 6 } as Market;
 const at = new Date('2026-01-02T03:04:05.678Z');

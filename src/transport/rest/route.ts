@@ -33,12 +33,6 @@ export interface RouteSpec<
   params?: P;
   /** Response schema (src/presenters/): documents the contract, and the serializer checks the body with it. */
   response?: R;
-  /**
-   * Order entry (issue 29): the body is written as the presenter built it, without the
-   * per-request check against `response` (zod's encode costs several times the write). The
-   * handler's type still ties it to the schema, and the presenter's unit test parses it.
-   */
-  hotPath?: true;
   successStatus?: number;
   /** Request-body examples for /v1/openapi.json, where the spec leaves the variants open. */
   examples?: Record<string, { summary: string; value: unknown }>;
@@ -87,7 +81,6 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[], auth: 
       method: route.method,
       url: route.url,
       config: { operationId: route.operationId },
-      ...(route.hotPath ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
       schema: {
         operationId: route.operationId,
         summary: route.summary,

@@ -53,7 +53,6 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       body: createOrderBody,
       response: orderAcceptedSchema,
-      hotPath: true,
       // One order variant per request: exactly one of limitGtc, limitGtd, limitIoc, marketIoc.
       examples: {
         limitGtc: {
@@ -151,7 +150,6 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       body: cancelOrderBody,
       response: orderCanceledSchema,
-      hotPath: true,
       handler: async ({ body }, ctx) => presentOrderCanceled(await s.orders.cancelOrder(ctx.caller, body)),
     }),
     defineRoute({
@@ -162,7 +160,6 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       body: modifyOrderBody,
       response: orderEnvelopeSchema,
-      hotPath: true,
       handler: async ({ body }, ctx) => {
         const r = await s.orders.modifyOrder(ctx.caller, body);
         return { order: presentOrder(r.order, r.market) };
@@ -189,7 +186,6 @@ export function tradingRoutes(s: Services) {
       auth: 'caller',
       body: replaceOrderBody,
       response: orderAcceptedSchema,
-      hotPath: true,
       handler: async ({ body }, ctx) => presentOrderAccepted(await s.orders.replaceOrder(ctx.caller, body)),
     }),
     defineRoute({
