@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Pool } from 'undici';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
 import { liftLimits, signIn, type SignedIn } from '../test/helpers/auth.ts';
@@ -87,11 +89,23 @@ export async function healthzOpenLoop(pool: Pool, label: string, rate: number, s
 }
 
 /**
+ * Node's arguments for the service as `npm start` gives them in `root`'s package.json (its
+ * V8 flags included), so a bench measures the process as it is run, and an A/B run of an
+ * older checkout measures that checkout's own.
+ */
+export function serverNodeArgs(root: string): string[] {
+  const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start in ${root} does not run node directly: ${start}`);
+  return args;
+}
+
+/**
  * The service (src/main.ts under `root`) as a production child process on PostgreSQL and
  * Redis, with its own schema and key prefix, so a bench measures it from outside.
  */
 export function spawnServer(root: string, schema: string, port: number, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return spawn(process.execPath, serverNodeArgs(root), {
     cwd: root,
     env: {
       ...process.env,

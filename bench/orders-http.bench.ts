@@ -13,7 +13,7 @@ import { api, liftLimits, newKeyPair, onboard, signHeaders, type ClientKey, type
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/env.ts';
 import { TEST_OPERATOR_TOKEN, dropSchema, startTestApp, uniqueName } from '../test/helpers/infra.ts';
 import { credit } from '../test/helpers/trading.ts';
-import { seededRandom } from './harness.ts';
+import { seededRandom, serverNodeArgs } from './harness.ts';
 
 /**
  * Issue 5 (b): POST /v1/orders end to end over HTTP, with Ed25519-signed requests, at fixed
@@ -156,7 +156,10 @@ async function startChildServer(): Promise<Server> {
   const root = process.env.BENCH_SERVER_ROOT ?? path.resolve(import.meta.dirname, '..');
   let err = '';
   const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', 'src/main.ts'], {
+  // After npm start's own flags, so a knob given here wins (the script stays last).
+  const args = serverNodeArgs(root);
+  args.splice(args.length - 1, 0, ...extraArgs);
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
