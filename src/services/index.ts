@@ -21,7 +21,8 @@ import { createWhiteboardService, whiteboardsContext } from './whiteboards/index
 import { loadMarkets } from './markets.ts';
 import { assignSmartAccountAddresses, createChainService, ensureNetworks } from './chain/index.ts';
 import type { SubscriberLimits } from './publications.ts';
-import { Topics } from './topics.ts';
+import { Topics } from './topicBus.ts';
+import type { TopicMap } from './topics.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
 import { createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
@@ -70,8 +71,8 @@ const SIMULATED_CHAIN_SEED = 'spot-exchange simulated chain';
 export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
-  // Every service publishes and subscribes through this one, typed by topics.ts.
-  const topics = new Topics(store.events, store.keyPrefix, deps.subscriberLimits);
+  // Every service publishes and subscribes through this one, each area seeing its own topics.
+  const topics = new Topics<TopicMap>(store.events, store.keyPrefix, deps.subscriberLimits);
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
   let engine: TradingEngine | undefined;

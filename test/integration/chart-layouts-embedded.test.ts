@@ -6,7 +6,7 @@ import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { createChartService } from '../../src/services/chart/index.ts';
 import { createLayoutService } from '../../src/services/layouts/index.ts';
 import { PageTokens } from '../../src/services/pageTokens.ts';
-import { Topics } from '../../src/services/topics.ts';
+import { Topics } from '../../src/services/topicBus.ts';
 import { tempDir } from '../helpers/infra.ts';
 
 /**

@@ -14,17 +14,15 @@ async function sources(dir: string): Promise<string[]> {
 
 /**
  * Every relative import of every source file (static, type-only, re-export, side-effect and
- * dynamic), resolved to a path under src/. `typeOnly`: an `import type` or `export type`,
- * which TypeScript erases (verbatimModuleSyntax keeps every other import).
+ * dynamic), resolved to a path under src/.
  */
-async function imports(): Promise<{ file: string; target: string; typeOnly: boolean }[]> {
-  const out: { file: string; target: string; typeOnly: boolean }[] = [];
+async function imports(): Promise<{ file: string; target: string }[]> {
+  const out: { file: string; target: string }[] = [];
   for (const file of await sources(src)) {
     const text = await readFile(file, 'utf8');
-    const add = (specifier: string, typeOnly: boolean) =>
-      out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), specifier)), typeOnly });
-    for (const m of text.matchAll(/\b(?:import|export)(\s+type\b)?[^;']*?\bfrom\s*'(\.[^']+)'/g)) add(m[2] as string, m[1] !== undefined);
-    for (const m of text.matchAll(/\bimport\s*\(?\s*'(\.[^']+)'/g)) add(m[1] as string, false);
+    const add = (specifier: string) => out.push({ file: path.relative(src, file), target: path.relative(src, path.resolve(path.dirname(file), specifier)) });
+    for (const m of text.matchAll(/\b(?:import|export)\b[^;']*?\bfrom\s*'(\.[^']+)'/g)) add(m[1] as string);
+    for (const m of text.matchAll(/\bimport\s*\(?\s*'(\.[^']+)'/g)) add(m[1] as string);
   }
   return out;
 }
@@ -68,13 +66,13 @@ describe('layering', () => {
     expect(breaches).toEqual([]);
   });
 
-  it('no import cycle between source files, type imports included outside services/: every module is fully loaded before the modules that import it run', async () => {
+  it('no import cycle between source files, type imports included: every module is fully loaded before the modules that import it run', async () => {
     expect(findCycle([{ file: 'a.ts', target: 'b.ts' }, { file: 'b.ts', target: 'c.ts' }, { file: 'c.ts', target: 'b.ts' }])).toEqual(['b.ts', 'c.ts', 'b.ts']);
-    // Type imports count too: erased at run time, they still bind two modules' designs into one.
-    // Inside services/, an area's context.ts types name the area's own table (and the trading
-    // engine's), so there the type imports of services/ files still close cycles: counted
-    // elsewhere only, until those contexts are split (docs/architecture.md).
-    expect(findCycle((await imports()).filter((i) => !i.typeOnly || !i.file.startsWith('services/')))).toBeUndefined();
+    // Type imports count too: erased at run time, they still bind two modules' designs into
+    // one. A service area is handed the topic bus typed by its own topics (topicBus.ts), and
+    // only the composition root names the set of every topic (topics.ts).
+    const cycle = findCycle(await imports());
+    expect(cycle, `import cycle: ${cycle?.join(' -> ')}`).toBeUndefined();
   });
 
   it('GraphQL imports nothing from REST: what both transports share lives beside them in transport/', async () => {

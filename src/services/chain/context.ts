@@ -6,7 +6,7 @@ import type { RateLimiter } from '../rateLimits.ts';
 import type { TermsService } from '../terms.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { TradingEngine } from '../trading/index.ts';
-import type { Topics } from '../topics.ts';
+import type { TopicBus } from '../topicBus.ts';
 import type { FlowView } from './flowView.ts';
 
 /** What the chain operations (deposit addresses, and later flows and withdrawals) use. */
@@ -26,11 +26,16 @@ export interface ChainContext {
   /** The simulated chain's block interval: confirmations arrive one per block. */
   blockMs: number;
   /** Flow changes are published after each is stored, on the `flows` topic of their root account. */
-  topics: Topics;
+  topics: TopicBus<ChainTopics>;
 }
 
 /** One stored change of a flow, for `flowUpdates`. */
 export interface FlowEvent {
   ownerAccountId: string;
   flow: FlowView;
+}
+
+/** The chain's topic: the flows of a root account and its subaccounts, keyed by the root's public id. */
+export interface ChainTopics {
+  flows: { key: string; payload: FlowEvent };
 }

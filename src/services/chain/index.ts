@@ -19,7 +19,7 @@ import { listFlows, type ListFlowsInput } from './listFlows.ts';
 import { listNetworks } from './listNetworks.ts';
 import { observeDeposit } from './observeDeposit.ts';
 
-export type { FlowEvent } from './context.ts';
+export type { ChainTopics } from './context.ts';
 export { FLOW_COLUMNS, flowView, type FlowView } from './flowView.ts';
 export { OWNER } from './listFlows.ts';
 

@@ -3,7 +3,8 @@ import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
-import type { Topics } from '../topics.ts';
+import type { TopicBus } from '../topicBus.ts';
+import type { ChartLayerEvent } from './views.ts';
 
 /** What the chart operations use. */
 export interface ChartContext {
@@ -13,5 +14,10 @@ export interface ChartContext {
   pageTokens: PageTokens;
   limiter: Pick<RateLimiter, 'admit'>;
   /** Committed changes are published on the `chart` topic of their owner. */
-  topics: Topics;
+  topics: TopicBus<ChartTopics>;
+}
+
+/** The chart's topic: an owner's committed layer and drawing changes, keyed by the owner's public id. */
+export interface ChartTopics {
+  chart: { key: string; payload: ChartLayerEvent };
 }

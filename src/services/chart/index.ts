@@ -5,8 +5,8 @@ import type { Db } from '../../infra/database.ts';
 import type { MarketCatalog } from '../markets.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
-import type { Topics } from '../topics.ts';
-import type { ChartContext } from './context.ts';
+import type { TopicBus } from '../topicBus.ts';
+import type { ChartContext, ChartTopics } from './context.ts';
 import { deleteDrawing } from './deleteDrawing.ts';
 import { deleteLayer } from './deleteLayer.ts';
 import { getDrawing } from './getDrawing.ts';
@@ -28,6 +28,7 @@ import type { ChartLayerEvent } from './views.ts';
  * the caller's root account; ids of anyone else's are 404.
  */
 
+export type { ChartTopics } from './context.ts';
 export type { ChartDrawingView, ChartLayerEvent, ChartLayerView, DrawingInput, LayerInput, LayerRef } from './views.ts';
 export { CHART_ID } from './checks.ts';
 export { TOMBSTONE_RETENTION_MS } from './layerStore.ts';
@@ -64,7 +65,7 @@ export function createChartService(deps: {
   markets: Pick<MarketCatalog, 'marketById'>;
   pageTokens: PageTokens;
   limiter: Pick<RateLimiter, 'admit'>;
-  topics: Topics;
+  topics: TopicBus<ChartTopics>;
 }) {
   const ctx: ChartContext = {
     db: deps.db,

@@ -1,6 +1,5 @@
 import type { AccountRef } from '../access.ts';
 import type { Market } from '../markets.ts';
-import type { TopicPayload } from '../topics.ts';
 import { BalanceBook, type BalanceRef } from './balances.ts';
 import { Funds } from './core/funds.ts';
 import { FlowBook, type FlowJob, type FlowMove } from './flowJobs.ts';
@@ -14,7 +13,7 @@ import { Projector, type QuarantinedEntry, type ReapplyOutcome } from './project
 import { Recovery } from './recovery.ts';
 import { Sequencer } from './sequencer.ts';
 import { misfitError, writeSetMisfit } from './storable.ts';
-import { entryEvents, entryMarketEvents, resumeAfter, type MarketStream, type PrivateStream } from './streams.ts';
+import { entryEvents, entryMarketEvents, resumeAfter, type MarketStream, type PrivateStream, type TradingTopics } from './streams.ts';
 import type { TriggerChange } from './triggerInput.ts';
 import type { TriggerSpec } from './triggerRules.ts';
 import type { LegParent } from './triggers/amend.ts';
@@ -215,7 +214,7 @@ export class TradingEngine {
   private async *journalPages<S extends PrivateStream>(stream: S, accountPublicId: string, from: bigint, through: bigint) {
     for (let cursor = from; cursor < through; ) {
       const entries = await this.journal.readOf(accountPublicId, cursor, through, RESUME_PAGE_ENTRIES);
-      const page: TopicPayload<S>[] = [];
+      const page: TradingTopics[S]['payload'][] = [];
       for (const { seq, ws } of entries) {
         for (const e of entryEvents(seq, ws, this.symbolOf)[stream]) if (e.accountPublicId === accountPublicId) page.push(e);
       }

@@ -6,10 +6,11 @@ import type { Db } from '../../infra/database.ts';
 import type { SqlQueryable } from '../../infra/migrations.ts';
 import type { AccountRef } from '../access.ts';
 import type { Market, MarketCatalog } from '../markets.ts';
-import type { Topics } from '../topics.ts';
+import type { TopicBus } from '../topicBus.ts';
 import type { BalanceRef, LegSpec } from './balances.ts';
 import type { MonotonicIds } from './ids.ts';
 import type { EngineOwner } from './ownership.ts';
+import type { TradingTopics } from './streams.ts';
 import type { WithdrawHold } from './withdrawals.ts';
 import type { OrderVersion, SwitchRow, TransferRow, TriggerRow } from './writeSet.ts';
 
@@ -80,7 +81,7 @@ export interface EngineDeps {
   clock: Clock;
   markets: MarketCatalog;
   /** Where committed entries' events are published, and subscribed to. */
-  topics: Topics;
+  topics: TopicBus<TradingTopics>;
   systemAccounts: { fees: bigint; custody: bigint };
   logger: Logger;
   /** This process's claim to own trading state: the fence every append checks, and how to take it again. */

@@ -3,7 +3,6 @@ import { Repeater } from '@graphql-yoga/subscription';
 import { errors } from '../../domain/errorCatalogue.ts';
 import { invalidArgument } from '../../domain/errors.ts';
 import type { LedgerAccount } from '../../generated/prisma/client.ts';
-import type { TopicPayload } from '../topics.ts';
 import type { OrderVersion, TradeRow, TriggerEventRow, WriteSet } from './writeSet.ts';
 
 /**
@@ -68,6 +67,25 @@ export interface PublicTradePayload {
   executedAt: Date;
 }
 
+/**
+ * Trading's topics, published once their journal entry is committed, from that entry. An
+ * account's streams are keyed by its public id, a market's by its symbol.
+ */
+export interface TradingTopics {
+  /** An account's order versions. */
+  orders: { key: string; payload: OrderEventPayload };
+  /** An account's fills. */
+  fills: { key: string; payload: FillPayload };
+  /** An account's trigger events. */
+  triggers: { key: string; payload: TriggerEventPayload };
+  /** An account's balances as entries left them. */
+  balances: { key: string; payload: BalanceEventPayload };
+  /** A market's order-book deltas. */
+  book: { key: string; payload: BookDeltaPayload };
+  /** A market's trades. */
+  trades: { key: string; payload: PublicTradePayload };
+}
+
 /** The private streams: an account's topics, each resumable from the journal. */
 export type PrivateStream = 'orders' | 'fills' | 'triggers' | 'balances';
 /** The public streams of a market. */
@@ -78,7 +96,7 @@ export type MarketStream = 'book' | 'trades';
  * trigger events, then the balances it changed; numbered in that order, so no two events of
  * an entry share a sequence, whatever their stream.
  */
-export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in PrivateStream]: TopicPayload<S>[] } {
+export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in PrivateStream]: TradingTopics[S]['payload'][] } {
   if (ws.versions.length + ws.trades.length + ws.triggerEvents.length + ws.balancesAfter.size > MAX_EVENTS_PER_ENTRY) throw new Error(`journal entry ${seq} has more events than its sequence numbers can tell apart`);
   const base = seq << EVENT_BITS;
   const latest = new Map<bigint, OrderVersion>();
@@ -108,7 +126,7 @@ export function entryEvents(seq: bigint, ws: WriteSet, symbolOf: (symbolId: numb
  * The public events of one journal entry: an order-book delta per change of a book (its
  * level rows, which share the change's sequence), and a trade per match (its taker's row).
  */
-export function entryMarketEvents(ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in MarketStream]: TopicPayload<S>[] } {
+export function entryMarketEvents(ws: WriteSet, symbolOf: (symbolId: number) => string): { [S in MarketStream]: TradingTopics[S]['payload'][] } {
   const book: BookDeltaPayload[] = [];
   let delta: BookDeltaPayload | undefined;
   let deltaSymbolId: number | undefined;

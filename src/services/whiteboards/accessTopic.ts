@@ -1,14 +1,26 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import { isResync, markCritical } from '../../infra/eventBus.ts';
 import { Publications } from '../publications.ts';
-import { topicString, type WhiteboardAccessChanged } from '../topics.ts';
+import { topicString } from '../topicBus.ts';
+
+/** A board's committed access change (audience, roles, members, archive state, deletion). */
+export interface WhiteboardAccessChanged {
+  boardId: string;
+  accessVersion: bigint;
+  /** The board is gone: its rooms close for everyone. */
+  deleted?: boolean;
+}
+
+/** The whiteboards' topic: every board's access changes, for every process with rooms; one topic, no key. */
+export interface WhiteboardTopics {
+  'whiteboard-access': { key: null; payload: WhiteboardAccessChanged };
+}
 
 /**
- * Declared in services/topics.ts with every other topic. Rooms-only processes
- * (roomsMain.ts) follow it without the rest of the services, so it keeps a Publications of
- * its own.
+ * Joined with every other topic in services/topics.ts. Rooms-only processes (roomsMain.ts)
+ * follow it without the rest of the services, so it keeps a Publications of its own.
  */
-export const accessTopic = (topicPrefix: string) => topicString(topicPrefix, 'whiteboard-access', null);
+export const accessTopic = (topicPrefix: string) => topicString(topicPrefix, 'whiteboard-access' satisfies keyof WhiteboardTopics, null);
 
 /**
  * Committed access changes (audience, default role, members, archive state, deletion) of

@@ -4,7 +4,7 @@ import type { Db } from '../../infra/database.ts';
 import type { PageTokens } from '../pageTokens.ts';
 import type { RateLimiter } from '../rateLimits.ts';
 import { AccessChanges } from './accessTopic.ts';
-import type { LiveRooms } from './rooms.ts';
+import type { LiveRooms } from './liveRooms.ts';
 
 /** What the whiteboard operations use. */
 export interface WhiteboardsContext {

@@ -12,7 +12,8 @@ import { listWhiteboards } from './listWhiteboards.ts';
 import { listWhiteboardVersions } from './listWhiteboardVersions.ts';
 import { removeWhiteboardMember } from './removeWhiteboardMember.ts';
 import { restoreWhiteboardVersion } from './restoreWhiteboardVersion.ts';
-import { roomAccess, type LiveEditor } from './rooms.ts';
+import type { LiveEditor } from './liveRooms.ts';
+import { roomAccess } from './roomAccess.ts';
 import { setWhiteboardMember } from './setWhiteboardMember.ts';
 import { updateWhiteboard } from './updateWhiteboard.ts';
 
@@ -29,7 +30,8 @@ import { updateWhiteboard } from './updateWhiteboard.ts';
 
 export type { WhiteboardsContext } from './context.ts';
 export { whiteboardsContext } from './context.ts';
-export type { LiveEditor } from './rooms.ts';
+export type { LiveEditor } from './liveRooms.ts';
+export type { WhiteboardTopics } from './accessTopic.ts';
 export type { WhiteboardItem, WhiteboardMember, WhiteboardRestored, WhiteboardVersion } from './views.ts';
 export { boardNotFound } from './access.ts';
 export { MAX_BOARDS_PER_ACCOUNT } from './createWhiteboard.schema.ts';

@@ -8,13 +8,14 @@ import type { Clock } from '../../../infra/clock.ts';
 import type { Db } from '../../../infra/database.ts';
 import type { AccountRef } from '../../access.ts';
 import type { Market, MarketCatalog } from '../../markets.ts';
-import type { Topics } from '../../topics.ts';
+import type { TopicBus } from '../../topicBus.ts';
 import type { BalanceBook, BalanceRef, LegSpec } from '../balances.ts';
 import { CLIENT_ORDER_ID_RETENTION_MS, MAX_OPEN_ORDERS_PER_ACCOUNT, jobTime, tradingRef, type Accepted, type EngineIds, type EngineMemory, type Owner, type UserCancel } from '../engineTypes.ts';
 import { insufficientBalance, orderNotFound } from '../errors.ts';
 import { OpenOrders } from '../openOrders.ts';
 import type { CreateOrderInput, ValidatedOrder } from '../orderInput.ts';
 import type { Sequencer } from '../sequencer.ts';
+import type { TradingTopics } from '../streams.ts';
 import type { OrderRow, OrderVersion, TradeRow, TriggerRow, WriteSet } from '../writeSet.ts';
 import { ClientOrderIds } from './clientOrderIds.ts';
 import { CANCEL_REASONS, checkMinimumSize, newOrderRow, protectionPrice, refusePostOnlyTaker, type BookLevels, type CheckedPlacement, type CloseInfo, type PlaceContext } from './placement.ts';
@@ -40,7 +41,8 @@ export interface CoreDeps {
   db: Db;
   clock: Clock;
   markets: MarketCatalog;
-  topics: Topics;
+  /** The core publishes only the empty delta that tells book subscribers of a rebuild (install). */
+  topics: TopicBus<Pick<TradingTopics, 'book'>>;
   systemAccounts: { fees: bigint };
   sequencer: Sequencer;
   balances: BalanceBook;

@@ -1,23 +1,8 @@
-import type * as Y from 'yjs';
 import type { Caller } from '../../auth/caller.ts';
 import { ApiError } from '../../domain/errorCatalogue.ts';
 import type { ResolvedAccess } from '../../domain/whiteboard.ts';
 import { findBoard, recordVisit } from './access.ts';
 import type { WhiteboardsContext } from './context.ts';
-
-/**
- * Applies `edit` to a board's document as one transaction: the open room's document when
- * rooms run in this process (every connection receives the change, other processes through
- * the Redis fan-out), stored afterwards.
- */
-export type LiveEditor = (boardId: string, edit: (doc: Y.Doc, maxDocumentBytes: number) => void) => Promise<void>;
-
-/** What the rooms of this process register: export reads their documents, restores edit them. */
-export interface LiveRooms {
-  document: (boardId: string) => Y.Doc | undefined;
-  /** Unset: no rooms here, edits go to the stored state. */
-  edit: LiveEditor | undefined;
-}
 
 /**
  * The caller's access to a board for a room connection, or undefined (no board or no
