@@ -60,12 +60,15 @@ export class BookSide {
     if (level.remove(node)) this.dropLevel(level);
   }
 
-  /** Levels best first. */
-  *bestFirst(): Generator<PriceLevel> {
+  /**
+   * Calls `visit` on each level best first until it answers false. A callback rather than
+   * a generator: resuming a generator per level made a full depth read about 1.8x slower.
+   */
+  forEachBestFirst(visit: (level: PriceLevel) => boolean): void {
     const chunks = this.chunks;
     for (let c = chunks.length - 1; c >= 0; c--) {
       const chunk = chunks[c]!;
-      for (let i = chunk.length - 1; i >= 0; i--) yield chunk[i]!;
+      for (let i = chunk.length - 1; i >= 0; i--) if (!visit(chunk[i]!)) return;
     }
   }
 

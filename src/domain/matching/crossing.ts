@@ -148,11 +148,18 @@ function preventSelfTrade(book: RestingOrders, t: OrderNode, m: OrderNode, level
  */
 export function wouldTakeFrom(book: RestingOrders, side: Side, price: bigint, nowNs: bigint): boolean {
   const isBuy = side === 'BUY';
-  for (const level of (isBuy ? book.asks : book.bids).bestFirst()) {
+  let takes = false;
+  (isBuy ? book.asks : book.bids).forEachBestFirst((level) => {
     if (isBuy ? level.price > price : level.price < price) return false;
-    for (let m = level.head; m !== null; m = m.next) if (m.expireAtNs === null || m.expireAtNs > nowNs) return true;
-  }
-  return false;
+    for (let m = level.head; m !== null; m = m.next) {
+      if (m.expireAtNs === null || m.expireAtNs > nowNs) {
+        takes = true;
+        return false;
+      }
+    }
+    return true;
+  });
+  return takes;
 }
 
 /** wouldTakeFrom for a post-only price modify: expires the stale makers it meets on the way, as matching would. */

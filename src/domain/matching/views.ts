@@ -39,17 +39,19 @@ export function restingOrdersOf(book: RestingOrders): RestingOrder[] {
 
 function sideDepth(side: BookSide, n: number): DepthLevel[] {
   const out: DepthLevel[] = [];
-  for (const l of side.bestFirst()) {
-    if (out.length >= n) break;
+  side.forEachBestFirst((l) => {
+    if (out.length >= n) return false;
     out.push({ price: l.price, qty: l.total, orders: l.count });
-  }
+    return true;
+  });
   return out;
 }
 
 function sideOrders(side: BookSide): RestingOrder[] {
   const out: RestingOrder[] = [];
-  for (const level of side.bestFirst()) {
+  side.forEachBestFirst((level) => {
     for (let n = level.head; n !== null; n = n.next) out.push(restingOrder(n));
-  }
+    return true;
+  });
   return out;
 }
