@@ -9,9 +9,8 @@ export const DONE = 0;
 /** The opposite side ran out while the taker has quantity left. */
 export const STOP_EMPTY = 1;
 /** The best opposite price no longer crosses the taker's limit. */
-export const STOP_PRICE = 2;
-// Numbers, not strings: the result is compared on every command.
-export type MatchStop = typeof DONE | typeof STOP_EMPTY | typeof STOP_PRICE;
+const STOP_PRICE = 2;
+type MatchStop = typeof DONE | typeof STOP_EMPTY | typeof STOP_PRICE;
 
 /**
  * A taker against the makers of one book. Owns the matchId sequence because only fills
