@@ -15,6 +15,8 @@ export async function listTriggers(
   ctx: TradingContext,
   caller: Caller,
   input: { subaccountId?: string; status?: string[]; symbol?: string; symbolId?: number; triggerType?: string; parentOrderId?: string; limit?: number; pageToken?: string },
+  /** Relations GraphQL reads with the page (its events, its child orders). */
+  include: Prisma.TriggerInclude = {},
 ) {
   requirePermission(caller, 'READ');
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
@@ -41,7 +43,7 @@ export async function listTriggers(
     ...(input.parentOrderId ? { parentOrder: { publicId: input.parentOrderId, accountId: account.id } } : {}),
     ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] } : {}),
   };
-  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, include: { parentOrder: { select: { publicId: true } } } });
+  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, include: { ...include, parentOrder: { select: { publicId: true } } } });
   const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
   return { triggers: page.items.map((trigger) => ({ trigger, market: ctx.markets.marketById(trigger.symbolId) as Market })), account: account.publicId, nextPageToken: page.nextPageToken };
 }

@@ -1,63 +1,118 @@
-import { presentTrigger } from '../../../../presenters/trigger.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Prisma } from '../../../../generated/prisma/client.ts';
+import { presentTriggerEvent } from '../../../../presenters/triggerEvent.ts';
 import type { CreateTriggerInput as CreateTriggerShape } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, defined } from '../../connections.ts';
 import { parseArgs } from '../../validate.ts';
+import { relationsOf } from '../../relations.ts';
+import { Order } from '../trading/order.ts';
+import { orderOf } from '../trading/shapes.ts';
 import { LadderBlock } from './ladderBlock.ts';
 import type { BlockShape, LadderBlockShape, TrailingBlockShape, TriggerShape, TwapBlockShape } from './shapes.ts';
+import { accountOf, marketOf, TRIGGER_SELECT, triggerRow, triggerShape } from './rows.ts';
 import { TrailingStopBlock } from './trailingStopBlock.ts';
 import { deepDefined, TriggerInput } from './triggerInput.ts';
+import { TriggerEvent } from './triggerEvent.ts';
 import { TriggerState } from './triggerState.ts';
 import { TriggerStop } from './triggerStop.ts';
 import { TriggerStopBlock } from './triggerStopBlock.ts';
 import { TwapBlock } from './twapBlock.ts';
 
+/** The trigger fields that are strings of the /v1 shape as they are. */
+type TextField = { [K in keyof TriggerShape]-?: TriggerShape[K] extends string ? K : never }[keyof TriggerShape];
+
 const block = (tr: TriggerShape, key: 'stopLoss' | 'takeProfit') => ((tr as Partial<Record<typeof key, BlockShape>>)[key] as BlockShape | undefined) ?? null;
 
-export const Trigger = builder.objectRef<TriggerShape>('Trigger').implement({
+/** Its child orders, first placed first: read whole, once, for both the child orders and the events that name them. */
+const CHILD_ORDERS = { orderBy: [{ childSeq: 'asc' }, { id: 'asc' }] } as const satisfies Prisma.Trigger$childOrdersArgs;
+const EVENTS_DEFAULT = 20;
+const EVENTS_MAX = 500;
+const eventsTake = (first: number | null | undefined) => Math.min(Math.max(first ?? EVENTS_DEFAULT, 1), EVENTS_MAX);
+
+/**
+ * A trigger is its Prisma row: a page of triggers reads the events and child orders its
+ * selection asks for with the page, one statement per relation whatever the page size.
+ * Every field resolves from the row's /v1 shape (presenters/trigger.ts), made once per row,
+ * so the two cannot drift. A write answers the service's view (the engine's, ahead of the
+ * projection) as the row's columns.
+ */
+export const Trigger = builder.prismaObject('Trigger', {
   description: 'A conditional order (spec 2.8): stop-loss or take-profit',
-  fields: (t) => ({
-    triggerId: t.exposeString('triggerId'),
-    clientTriggerId: t.exposeString('clientTriggerId'),
-    subaccountId: t.exposeString('subaccountId'),
-    symbol: t.exposeString('symbol'),
-    triggerType: t.exposeString('triggerType'),
-    status: t.exposeString('status'),
-    qty: t.exposeString('qty'),
-    feeAsset: t.exposeString('feeAsset'),
-    stpMode: t.exposeString('stpMode'),
-    parentOrderId: t.exposeString('parentOrderId'),
-    cancelReason: t.exposeString('cancelReason'),
-    failureReason: t.exposeString('failureReason'),
-    createdAt: t.exposeString('createdAt'),
-    acceptedAt: t.string({ description: 'When it was accepted (its createdAt), as POST /v1/triggers answers', resolve: (x) => x.createdAt }),
-    acceptedAtTsNs: t.exposeString('acceptedAtTsNs', { description: 'The same instant in epoch nanoseconds' }),
-    updatedAt: t.exposeString('updatedAt'),
-    armedAt: t.exposeString('armedAt'),
-    completedAt: t.exposeString('completedAt'),
-    expireAt: t.string({ nullable: true, description: 'When it ends EXPIRED if not fired (RFC 3339); null without an expiry', resolve: (tr) => (tr as { expireAt?: string }).expireAt ?? null }),
-    stop: t.field({ type: TriggerStop, resolve: (tr) => tr.stop }),
-    stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'stopLoss') }),
-    takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (tr) => block(tr, 'takeProfit') }),
-    ladder: t.field({ type: LadderBlock, nullable: true, resolve: (tr) => ((tr as { ladder?: LadderBlockShape }).ladder ?? null) }),
-    twap: t.field({ type: TwapBlock, nullable: true, resolve: (tr) => ((tr as { twap?: TwapBlockShape }).twap ?? null) }),
-    trailingStop: t.field({ type: TrailingStopBlock, nullable: true, resolve: (tr) => ((tr as { trailingStop?: TrailingBlockShape }).trailingStop ?? null) }),
-    state: t.field({ type: TriggerState, resolve: (tr) => tr.state }),
-    version: t.exposeInt('version'),
-  }),
+  select: TRIGGER_SELECT,
+  fields: (t) => {
+    const text = (field: TextField) => t.string({ resolve: (row, _args, ctx) => triggerShape(row, ctx)[field] });
+    return {
+      triggerId: text('triggerId'),
+      clientTriggerId: text('clientTriggerId'),
+      subaccountId: text('subaccountId'),
+      symbol: text('symbol'),
+      triggerType: text('triggerType'),
+      status: text('status'),
+      qty: text('qty'),
+      feeAsset: text('feeAsset'),
+      stpMode: text('stpMode'),
+      parentOrderId: text('parentOrderId'),
+      cancelReason: text('cancelReason'),
+      failureReason: text('failureReason'),
+      createdAt: text('createdAt'),
+      acceptedAt: t.string({ description: 'When it was accepted (its createdAt), as POST /v1/triggers answers', resolve: (row, _args, ctx) => triggerShape(row, ctx).createdAt }),
+      acceptedAtTsNs: t.string({ description: 'The same instant in epoch nanoseconds', resolve: (row, _args, ctx) => triggerShape(row, ctx).acceptedAtTsNs }),
+      updatedAt: text('updatedAt'),
+      armedAt: text('armedAt'),
+      completedAt: text('completedAt'),
+      expireAt: t.string({ nullable: true, description: 'When it ends EXPIRED if not fired (RFC 3339); null without an expiry', resolve: (row, _args, ctx) => triggerShape(row, ctx).expireAt ?? null }),
+      stop: t.field({ type: TriggerStop, resolve: (row, _args, ctx) => triggerShape(row, ctx).stop }),
+      stopLoss: t.field({ type: TriggerStopBlock, nullable: true, resolve: (row, _args, ctx) => block(triggerShape(row, ctx), 'stopLoss') }),
+      takeProfit: t.field({ type: TriggerStopBlock, nullable: true, resolve: (row, _args, ctx) => block(triggerShape(row, ctx), 'takeProfit') }),
+      ladder: t.field({ type: LadderBlock, nullable: true, resolve: (row, _args, ctx) => ((triggerShape(row, ctx) as { ladder?: LadderBlockShape }).ladder ?? null) }),
+      twap: t.field({ type: TwapBlock, nullable: true, resolve: (row, _args, ctx) => ((triggerShape(row, ctx) as { twap?: TwapBlockShape }).twap ?? null) }),
+      trailingStop: t.field({ type: TrailingStopBlock, nullable: true, resolve: (row, _args, ctx) => ((triggerShape(row, ctx) as { trailingStop?: TrailingBlockShape }).trailingStop ?? null) }),
+      state: t.field({ type: TriggerState, resolve: (row, _args, ctx) => triggerShape(row, ctx).state }),
+      version: t.int({ resolve: (row, _args, ctx) => triggerShape(row, ctx).version }),
+      events: t.field({
+        type: [TriggerEvent],
+        description: `Its events, newest first, as GET /v1/triggers/{triggerId}/events lists them: the first ${EVENTS_DEFAULT} unless \`first\` (at most ${EVENTS_MAX}) says otherwise; \`triggerEvents\` pages them`,
+        args: { first: t.arg.int({ description: `1 to ${EVENTS_MAX}, default ${EVENTS_DEFAULT}` }) },
+        // Costed by the rows it can return, the default included (a list is otherwise costed as 10).
+        complexity: (args) => ({ field: 1, multiplier: eventsTake(args.first) }),
+        // An event names the child it placed or that filled: one of the trigger's child orders, read with them.
+        select: (args) => ({ events: { orderBy: [{ tsNs: 'desc' }, { id: 'desc' }], take: eventsTake(args.first) }, childOrders: CHILD_ORDERS }),
+        resolve: (row, _args, ctx) => {
+          const children = new Map(row.childOrders.map((o) => [o.id, o.publicId]));
+          const childOf = (id: bigint) => {
+            const publicId = children.get(id);
+            if (publicId === undefined) throw new Error(`an event of trigger ${row.publicId} names order ${id}, which is not its child (npm run db:check)`);
+            return publicId;
+          };
+          return row.events.map((event) =>
+            presentTriggerEvent({ event, triggerId: row.publicId, market: marketOf(ctx, row), account: accountOf(row), childOrderId: event.childOrderId === null ? null : childOf(event.childOrderId) }),
+          );
+        },
+      }),
+      childOrders: t.field({
+        type: [Order],
+        description: 'The orders it placed, first placed first (a ladder\'s levels, a TWAP\'s slices, a stop\'s one child)',
+        select: { childOrders: CHILD_ORDERS },
+        // Their origin is this trigger (and the order it protects), known here without reading them again.
+        resolve: (row, _args, ctx) =>
+          row.childOrders.map((o) => orderOf({ ...o, originTriggerPublicId: row.publicId, originParentOrderPublicId: row.parentOrder?.publicId ?? '' }, marketOf(ctx, o))),
+      }),
+    };
+  },
 });
 
 builder.queryField('trigger', (t) =>
   t.field({
     type: Trigger,
     args: { triggerId: t.arg.string({ required: true }), subaccountId: t.arg.string() },
-    resolve: async (_root, { triggerId, ...query }, ctx) => {
+    resolve: async (_root, { triggerId, ...args }, ctx, info) => {
       parseArgs(schemas.getTriggerParams, { triggerId }, 'params');
-      parseArgs(schemas.getTriggerQuery, query, 'query');
-      const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(query) });
-      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
+      parseArgs(schemas.getTriggerQuery, args, 'query');
+      const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(args) }, relationsOf(queryFromInfo({ context: ctx, info, typeName: 'Trigger' })));
+      return triggerRow(r.trigger, r.account);
     },
   }),
 );
@@ -72,7 +127,7 @@ builder.mutationFields((t) => ({
       parseArgs(schemas.createTriggerBody, body);
       const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
       const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
-      return presentTrigger({ trigger: got.trigger, market: got.market, account: got.account });
+      return triggerRow(got.trigger, got.account);
     },
   }),
   cancelTrigger: t.field({
@@ -81,7 +136,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.cancelTriggerBody, args);
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
-      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
+      return triggerRow(r.trigger, r.account);
     },
   }),
   modifyTrigger: t.field({
@@ -100,7 +155,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.modifyTriggerBody, args);
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
-      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
+      return triggerRow(r.trigger, r.account);
     },
   }),
   pauseTrigger: t.field({
@@ -110,7 +165,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.pauseTriggerBody, args);
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
-      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
+      return triggerRow(r.trigger, r.account);
     },
   }),
   resumeTrigger: t.field({
@@ -120,7 +175,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => {
       parseArgs(schemas.resumeTriggerBody, args);
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
-      return presentTrigger({ trigger: r.trigger, market: r.market, account: r.account });
+      return triggerRow(r.trigger, r.account);
     },
   }),
 }));
