@@ -439,8 +439,8 @@ describe('nested reads stay within the caller\'s own rows', () => {
     expect(theirs.data ?? null).toBeNull();
     const events = await post(`{ triggerEvents(triggerId: "${run}theirsTrig0") { events { childOrderId } } }`, trading.mine);
     expect(events.errors?.[0]?.extensions?.code).toBe('TRIGGER_NOT_FOUND');
-    // One's own trigger read alone answers the same relations as in the page.
-    const mine = await post(`{ trigger(triggerId: "${run}mineTrig0") { subaccountId events(first: 1) { childOrderId } childOrders { orderId } } }`, trading.mine);
-    expect(mine.data.trigger).toEqual({ subaccountId: trading.mine.rootAccountId, events: [{ childOrderId: `${run}mineChild0x3` }], childOrders: [1, 2, 3].map((k) => ({ orderId: `${run}mineChild0x${k}` })) });
+    // One's own trigger read alone answers the same relations as in the page; its newest event names a child past the first two asked for.
+    const mine = await post(`{ trigger(triggerId: "${run}mineTrig0") { subaccountId parentOrderId events(first: 1) { childOrderId } childOrders(first: 2) { orderId } } }`, trading.mine);
+    expect(mine.data.trigger).toEqual({ subaccountId: trading.mine.rootAccountId, parentOrderId: `${run}mineParent`, events: [{ childOrderId: `${run}mineChild0x3` }], childOrders: [1, 2].map((k) => ({ orderId: `${run}mineChild0x${k}` })) });
   });
 });

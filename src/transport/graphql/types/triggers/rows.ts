@@ -4,9 +4,10 @@ import { Prisma } from '../../../../generated/prisma/client.ts';
 import type { Market } from '../../../../services/markets.ts';
 import type { TriggerLike } from '../../../../services/trading/index.ts';
 import type { GraphQLContext } from '../../context.ts';
+import { orderPublicId } from '../../orderIds.ts';
 import type { TriggerShape } from './shapes.ts';
 
-/** What the Trigger type reads of its row: the columns its presenter renders and its parent order's public id. */
+/** What the Trigger type reads of its row: the columns its presenter renders. */
 export const TRIGGER_SELECT = {
   id: true,
   publicId: true,
@@ -42,37 +43,43 @@ export const TRIGGER_SELECT = {
   terminalAt: true,
   params: true,
   state: true,
-  parentOrder: { select: { publicId: true } },
 } as const satisfies Prisma.TriggerSelect;
 export type TriggerRow = Prisma.TriggerGetPayload<{ select: typeof TRIGGER_SELECT }>;
 
 /**
- * The account a row belongs to, by public id, as the service that answered the row
- * resolved it: every row a service answers is of the one account it checked, so its id
- * is not read again for each row.
+ * What the service answered beside a row: the public id of the account it belongs to (every
+ * row a service answers is of the one account it checked, so it is not read again for each
+ * row) and, when the service read it, its parent order's.
  */
-const accounts = new WeakMap<TriggerRow, string>();
+const notes = new WeakMap<TriggerRow, { account: string; parentOrderId?: string }>();
 const presented = new WeakMap<TriggerRow, TriggerShape>();
 
 /** A trigger the service answered (the table's row or the engine's) as the Trigger type's row, with its account. */
 export function triggerRow(trigger: TriggerLike & { parentOrder?: { publicId: string } | null }, account: string): TriggerRow {
   const row: TriggerRow = {
     ...trigger,
-    parentOrder: trigger.parentOrder ?? null,
     heldE18: new Prisma.Decimal(decimalToBigInt(trigger.heldE18).toString()),
     // The engine keeps params and state as JSON text, the table as JSON.
     params: (typeof trigger.params === 'string' ? JSON.parse(trigger.params) : trigger.params) as Prisma.JsonValue,
     state: (typeof trigger.state === 'string' ? JSON.parse(trigger.state) : trigger.state) as Prisma.JsonValue,
   };
-  accounts.set(row, account);
+  notes.set(row, { account, ...(trigger.parentOrder ? { parentOrderId: trigger.parentOrder.publicId } : {}) });
   return row;
 }
 
+function noteOf(row: TriggerRow) {
+  const note = notes.get(row);
+  if (note === undefined) throw new Error(`trigger ${row.publicId} reached GraphQL without its account (rows come through triggerRow)`);
+  return note;
+}
+
 /** The public id of the account a row belongs to. */
-export function accountOf(row: TriggerRow): string {
-  const account = accounts.get(row);
-  if (account === undefined) throw new Error(`trigger ${row.publicId} reached GraphQL without its account (rows come through triggerRow)`);
-  return account;
+export const accountOf = (row: TriggerRow) => noteOf(row).account;
+
+/** The public id of the order an attached-risk trigger protects; empty for a standalone trigger. */
+export async function parentOrderIdOf(row: TriggerRow, ctx: GraphQLContext): Promise<string> {
+  if (row.parentOrderId === null) return '';
+  return noteOf(row).parentOrderId ?? orderPublicId(ctx, row.parentOrderId);
 }
 
 export const marketOf = (ctx: GraphQLContext, row: { symbolId: number }) => ctx.services.markets.marketById(row.symbolId) as Market;

@@ -1,5 +1,4 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { Prisma } from '../../../../generated/prisma/client.ts';
 import { presentTriggerEvent } from '../../../../presenters/triggerEvent.ts';
 import type { CreateTriggerInput as CreateTriggerShape } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
@@ -7,12 +6,13 @@ import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, defined } from '../../connections.ts';
 import { parseArgs } from '../../validate.ts';
+import { orderPublicId } from '../../orderIds.ts';
 import { relationsOf } from '../../relations.ts';
 import { Order } from '../trading/order.ts';
 import { orderOf } from '../trading/shapes.ts';
 import { LadderBlock } from './ladderBlock.ts';
 import type { BlockShape, LadderBlockShape, TrailingBlockShape, TriggerShape, TwapBlockShape } from './shapes.ts';
-import { accountOf, marketOf, TRIGGER_SELECT, triggerRow, triggerShape } from './rows.ts';
+import { accountOf, marketOf, parentOrderIdOf, TRIGGER_SELECT, triggerRow, triggerShape } from './rows.ts';
 import { TrailingStopBlock } from './trailingStopBlock.ts';
 import { deepDefined, TriggerInput } from './triggerInput.ts';
 import { TriggerEvent } from './triggerEvent.ts';
@@ -26,17 +26,18 @@ type TextField = { [K in keyof TriggerShape]-?: TriggerShape[K] extends string ?
 
 const block = (tr: TriggerShape, key: 'stopLoss' | 'takeProfit') => ((tr as Partial<Record<typeof key, BlockShape>>)[key] as BlockShape | undefined) ?? null;
 
-/** Its child orders, first placed first: read whole, once, for both the child orders and the events that name them. */
-const CHILD_ORDERS = { orderBy: [{ childSeq: 'asc' }, { id: 'asc' }] } as const satisfies Prisma.Trigger$childOrdersArgs;
-const EVENTS_DEFAULT = 20;
-const EVENTS_MAX = 500;
-const eventsTake = (first: number | null | undefined) => Math.min(Math.max(first ?? EVENTS_DEFAULT, 1), EVENTS_MAX);
+/** A trigger's events and child orders are read the first 20 unless `first` (at most 500) says otherwise: a TWAP may place 10,000 children. */
+const NESTED_DEFAULT = 20;
+const NESTED_MAX = 500;
+const take = (first: number | null | undefined) => Math.min(Math.max(first ?? NESTED_DEFAULT, 1), NESTED_MAX);
+const firstArg = `1 to ${NESTED_MAX}, default ${NESTED_DEFAULT}`;
 
 /**
  * A trigger is its Prisma row: a page of triggers reads the events and child orders its
- * selection asks for with the page, one statement per relation whatever the page size.
- * Every field resolves from the row's /v1 shape (presenters/trigger.ts), made once per row,
- * so the two cannot drift. A write answers the service's view (the engine's, ahead of the
+ * selection asks for with the page, one statement per relation whatever the page size, and
+ * the public ids of the orders they name (parents, events' children) in one more. Every
+ * field resolves from the row's /v1 shape (presenters/trigger.ts), made once per row, so
+ * the two cannot drift. A write answers the service's view (the engine's, ahead of the
  * projection) as the row's columns.
  */
 export const Trigger = builder.prismaObject('Trigger', {
@@ -54,7 +55,7 @@ export const Trigger = builder.prismaObject('Trigger', {
       qty: text('qty'),
       feeAsset: text('feeAsset'),
       stpMode: text('stpMode'),
-      parentOrderId: text('parentOrderId'),
+      parentOrderId: t.string({ description: 'The order an attached-risk trigger protects; empty for a standalone trigger', resolve: (row, _args, ctx) => parentOrderIdOf(row, ctx) }),
       cancelReason: text('cancelReason'),
       failureReason: text('failureReason'),
       createdAt: text('createdAt'),
@@ -74,31 +75,29 @@ export const Trigger = builder.prismaObject('Trigger', {
       version: t.int({ resolve: (row, _args, ctx) => triggerShape(row, ctx).version }),
       events: t.field({
         type: [TriggerEvent],
-        description: `Its events, newest first, as GET /v1/triggers/{triggerId}/events lists them: the first ${EVENTS_DEFAULT} unless \`first\` (at most ${EVENTS_MAX}) says otherwise; \`triggerEvents\` pages them`,
-        args: { first: t.arg.int({ description: `1 to ${EVENTS_MAX}, default ${EVENTS_DEFAULT}` }) },
+        description: `Its events, newest first, as GET /v1/triggers/{triggerId}/events lists them: the first ${NESTED_DEFAULT} unless \`first\` says otherwise; \`triggerEvents\` pages them`,
+        args: { first: t.arg.int({ description: firstArg }) },
         // Costed by the rows it can return, the default included (a list is otherwise costed as 10).
-        complexity: (args) => ({ field: 1, multiplier: eventsTake(args.first) }),
-        // An event names the child it placed or that filled: one of the trigger's child orders, read with them.
-        select: (args) => ({ events: { orderBy: [{ tsNs: 'desc' }, { id: 'desc' }], take: eventsTake(args.first) }, childOrders: CHILD_ORDERS }),
-        resolve: (row, _args, ctx) => {
-          const children = new Map(row.childOrders.map((o) => [o.id, o.publicId]));
-          const childOf = (id: bigint) => {
-            const publicId = children.get(id);
-            if (publicId === undefined) throw new Error(`an event of trigger ${row.publicId} names order ${id}, which is not its child (npm run db:check)`);
-            return publicId;
-          };
-          return row.events.map((event) =>
-            presentTriggerEvent({ event, triggerId: row.publicId, market: marketOf(ctx, row), account: accountOf(row), childOrderId: event.childOrderId === null ? null : childOf(event.childOrderId) }),
-          );
-        },
+        complexity: (args) => ({ field: 1, multiplier: take(args.first) }),
+        select: (args) => ({ events: { orderBy: [{ tsNs: 'desc' }, { id: 'desc' }], take: take(args.first) } }),
+        resolve: (row, _args, ctx) =>
+          Promise.all(
+            row.events.map(async (event) =>
+              presentTriggerEvent({ event, triggerId: row.publicId, market: marketOf(ctx, row), account: accountOf(row), childOrderId: event.childOrderId === null ? null : await orderPublicId(ctx, event.childOrderId) }),
+            ),
+          ),
       }),
       childOrders: t.field({
         type: [Order],
-        description: 'The orders it placed, first placed first (a ladder\'s levels, a TWAP\'s slices, a stop\'s one child)',
-        select: { childOrders: CHILD_ORDERS },
-        // Their origin is this trigger (and the order it protects), known here without reading them again.
-        resolve: (row, _args, ctx) =>
-          row.childOrders.map((o) => orderOf({ ...o, originTriggerPublicId: row.publicId, originParentOrderPublicId: row.parentOrder?.publicId ?? '' }, marketOf(ctx, o))),
+        description: `The orders it placed (a stop's child, a TWAP's slices, a ladder's levels), first placed first: the first ${NESTED_DEFAULT} unless \`first\` says otherwise`,
+        args: { first: t.arg.int({ description: firstArg }) },
+        complexity: (args) => ({ field: 1, multiplier: take(args.first) }),
+        select: (args) => ({ childOrders: { orderBy: [{ childSeq: 'asc' }, { id: 'asc' }], take: take(args.first) } }),
+        // Their origin is this trigger and the order it protects, known here without reading each child's.
+        resolve: async (row, _args, ctx) => {
+          const parent = await parentOrderIdOf(row, ctx);
+          return row.childOrders.map((o) => orderOf({ ...o, originTriggerPublicId: row.publicId, originParentOrderPublicId: parent }, marketOf(ctx, o)));
+        },
       }),
     };
   },
