@@ -1,10 +1,13 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { presentTriggerEvent } from '../../../../presenters/triggerEvent.ts';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Prisma } from '../../../../generated/prisma/client.ts';
 import type { CreateTriggerInput as CreateTriggerShape } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, defined } from '../../connections.ts';
+import type { GraphQLContext } from '../../context.ts';
 import { parseArgs } from '../../validate.ts';
 import { orderPublicId } from '../../orderIds.ts';
 import { relationsOf } from '../../relations.ts';
@@ -103,6 +106,22 @@ export const Trigger = builder.prismaObject('Trigger', {
   },
 });
 
+/** The relations (events, child orders) a field answering a Trigger selects, as the service's include. */
+const relationsAsked = (ctx: GraphQLContext, info: GraphQLResolveInfo) => relationsOf<Prisma.TriggerInclude>(queryFromInfo({ context: ctx, info, typeName: 'Trigger' }));
+
+/**
+ * A write's answer: the service's view of the trigger as the write left it (the engine's,
+ * ahead of the projection), with the relations its selection asks for read after the write
+ * (getTrigger waits until the projection has it).
+ */
+async function writtenTrigger(ctx: GraphQLContext, info: GraphQLResolveInfo, written: { trigger: Parameters<typeof triggerRow>[0]; account: string }, subaccountId: string | null | undefined) {
+  const row = triggerRow(written.trigger, written.account);
+  const relations = relationsAsked(ctx, info);
+  if (Object.keys(relations).length === 0) return row;
+  const read = (await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: row.publicId, ...(subaccountId ? { subaccountId } : {}) }, relations)).trigger as Record<string, unknown>;
+  return Object.assign(row, Object.fromEntries(Object.keys(relations).map((relation) => [relation, read[relation]])));
+}
+
 builder.queryField('trigger', (t) =>
   t.field({
     type: Trigger,
@@ -110,7 +129,7 @@ builder.queryField('trigger', (t) =>
     resolve: async (_root, { triggerId, ...args }, ctx, info) => {
       parseArgs(schemas.getTriggerParams, { triggerId }, 'params');
       parseArgs(schemas.getTriggerQuery, args, 'query');
-      const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(args) }, relationsOf(queryFromInfo({ context: ctx, info, typeName: 'Trigger' })));
+      const r = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId, ...defined(args) }, relationsAsked(ctx, info));
       return triggerRow(r.trigger, r.account);
     },
   }),
@@ -121,21 +140,21 @@ builder.mutationFields((t) => ({
     type: Trigger,
     description: 'A standalone stop-loss or take-profit, funded and armed on acceptance (as POST /v1/triggers)',
     args: { subaccountId: t.arg.string(), trigger: t.arg({ type: TriggerInput, required: true }) },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const body = deepDefined(args) as CreateTriggerShape;
       parseArgs(schemas.createTriggerBody, body);
       const r = await ctx.services.orders.createTrigger(callerOf(ctx), body);
-      const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) });
+      const got = await ctx.services.orders.getTrigger(callerOf(ctx), { triggerId: r.trigger.publicId, ...(args.subaccountId ? { subaccountId: args.subaccountId } : {}) }, relationsAsked(ctx, info));
       return triggerRow(got.trigger, got.account);
     },
   }),
   cancelTrigger: t.field({
     type: Trigger,
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       parseArgs(schemas.cancelTriggerBody, args);
       const r = await ctx.services.orders.cancelTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerRow(r.trigger, r.account);
+      return writtenTrigger(ctx, info, r, args.subaccountId);
     },
   }),
   modifyTrigger: t.field({
@@ -151,30 +170,30 @@ builder.mutationFields((t) => ({
       trailingDistanceTicks: t.arg.string(),
       trailingDistanceBps: t.arg.int(),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       parseArgs(schemas.modifyTriggerBody, args);
       const r = await ctx.services.orders.modifyTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerRow(r.trigger, r.account);
+      return writtenTrigger(ctx, info, r, args.subaccountId);
     },
   }),
   pauseTrigger: t.field({
     type: Trigger,
     description: 'Stops an armed trigger watching prices; its funds stay held',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       parseArgs(schemas.pauseTriggerBody, args);
       const r = await ctx.services.orders.pauseTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerRow(r.trigger, r.account);
+      return writtenTrigger(ctx, info, r, args.subaccountId);
     },
   }),
   resumeTrigger: t.field({
     type: Trigger,
     description: 'Arms a paused trigger again',
     args: { triggerId: t.arg.string(), clientTriggerId: t.arg.string(), subaccountId: t.arg.string() },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       parseArgs(schemas.resumeTriggerBody, args);
       const r = await ctx.services.orders.resumeTrigger(callerOf(ctx), defined(args) ?? {});
-      return triggerRow(r.trigger, r.account);
+      return writtenTrigger(ctx, info, r, args.subaccountId);
     },
   }),
 }));
