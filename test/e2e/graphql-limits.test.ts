@@ -118,6 +118,8 @@ describe('the UI\'s pages fit the cost limit', () => {
       }
       triggers(limit: 50) { nextPageToken triggers { triggerId clientTriggerId symbol triggerType status qty feeAsset parentOrderId createdAt updatedAt version state { childOrders cumFilledQty firePx held } } }
     }`,
+    triggers: `{ triggers(limit: 50) { nextPageToken triggers { triggerId symbol triggerType status qty parentOrderId createdAt state { childOrders cumFilledQty } events { eventType childOrderId childSeq firePx tsNs } childOrders { orderId side price origQty cumQty status } } } }`,
+    trades: `{ viewer { fills(first: 50) { edges { node { matchId orderId symbol side price qty fee feeAsset referralShare executedAt lineage { id generation } } } transfers { matchId account asset isDebit transferCode txId timestamp } pageInfo { hasNextPage endCursor } } } }`,
     boards: `{ viewer { whiteboards(first: 50) { edges { node { board { boardId title ownerAccountId audience defaultRole createdAt updatedAt archivedAt accessVersion members { accountId role addedAt } } access { role permissions { canView canEdit canManage } } } } pageInfo { hasNextPage endCursor } } } }`,
     layouts: `{ viewer { layouts(first: 20) { edges { node { layoutId name isDefault panelViewState updatedAtMs widgets { widgetId widgetType widgetConfig } } } pageInfo { hasNextPage endCursor } } } }`,
     chart: `{ viewer { chartLayers(engineSymbolId: 1) { layerId name sortHint colorRgba useLayerColor isLocked isVisible revision updatedAtMs drawings { drawingId type version payload bboxTimeMinMs bboxTimeMaxMs bboxPriceMin bboxPriceMax updatedAtMs clientUpdatedAtMs } } } }`,
@@ -127,6 +129,11 @@ describe('the UI\'s pages fit the cost limit', () => {
     const r = await post(query);
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
     expect(r.status).toBe(200);
+  });
+
+  it('a page of triggers with hundreds of events or child orders each is not: they cost the rows they can return', async () => {
+    expectRefused(await post(`{ triggers(limit: 100) { triggers { triggerId events(first: 500) { eventType } } } }`), 'QUERY_COST_EXCEEDED');
+    expectRefused(await post(`{ triggers(limit: 100) { triggers { triggerId childOrders(first: 500) { orderId } } } }`), 'QUERY_COST_EXCEEDED');
   });
 
   it('a market\'s layers, each with a thousand drawings, are not: a layer list costs as many layers as a market may have', async () => {

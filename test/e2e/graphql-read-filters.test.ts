@@ -91,6 +91,24 @@ describe('GraphQL read filters at parity with /v1', () => {
     expect(answer.acceptedAtTsNs).toMatch(/^[1-9][0-9]+$/);
   });
 
+  it('answers a trigger write with the relations its selection asks for, read after the write', async () => {
+    await printTrade(server.url, '30000');
+    const t = await trader(server.url, { BTC: '1' });
+    const send = async (query: string) => {
+      const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...t.auth }, body: JSON.stringify({ query }) });
+      return (await res.json()) as { data?: any; errors?: unknown };
+    };
+    const selection = '{ triggerId status subaccountId parentOrderId events { eventType childOrderId } childOrders { orderId } }';
+    const created = await send(`mutation { createTrigger(trigger: { symbol: "BTC-USDC", qty: "0.1", stopLoss: { side: SELL, triggerPrice: "29000", child: { marketIoc: {} } } }) ${selection} }`);
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createTrigger).toMatchObject({ status: 'ARMED', subaccountId: t.rootAccountId, parentOrderId: '', childOrders: [] });
+    expect(created.data.createTrigger.events.map((e: { eventType: string }) => e.eventType)).toEqual(['ARMED', 'CREATED']);
+    const canceled = await send(`mutation { cancelTrigger(triggerId: "${created.data.createTrigger.triggerId}") ${selection} }`);
+    expect(canceled.errors).toBeUndefined();
+    expect(canceled.data.cancelTrigger).toMatchObject({ status: 'CANCELED', subaccountId: t.rootAccountId, childOrders: [] });
+    expect(canceled.data.cancelTrigger.events.map((e: { eventType: string }) => e.eventType)).toEqual(['CANCELED', 'ARMED', 'CREATED']);
+  });
+
   it('lists balances with every field GET /v1/balances gives them', async () => {
     const t = await trader(server.url, { USDC: '12.5' });
     const rest = await api(server.url, 'GET', '/v1/balances', undefined, t.auth);

@@ -168,6 +168,110 @@ async function seed(n: number) {
   }
 }
 
+/**
+ * Two new accounts, with `n` triggers each, every one protecting the account's one parent
+ * order and with three child orders, each named by an event, and `n` fills each, every
+ * one settled by two ledger legs. The rows are written as the projector writes them
+ * (terminal, so the engine, which keeps live ones only, has none). Trigger events are
+ * append-only, so each run has accounts of its own rather than replacing rows; the public
+ * ids of a run's rows start with its `run` prefix.
+ */
+let runs = 0;
+async function seedTrading(n: number): Promise<{ mine: SignedIn; theirs: SignedIn; run: string }> {
+  const db = server.database.prisma;
+  const [a, b] = await Promise.all([onboard(server.url), onboard(server.url)]);
+  const [mine, theirs] = await Promise.all([accountId(a.rootAccountId), accountId(b.rootAccountId)]);
+  const run = `r${++runs}`;
+  const market = await db.market.findFirstOrThrow({ orderBy: { symbolId: 'asc' } });
+  const order = (owner: bigint, publicId: string, extra: object = {}) => ({
+    publicId,
+    accountId: owner,
+    symbolId: market.symbolId,
+    side: 'BUY' as const,
+    orderType: 'LIMIT' as const,
+    tif: 'GTC' as const,
+    status: 'FILLED' as const,
+    isOpen: false,
+    price: 1_000_000_000n,
+    origQty: 1n,
+    cumQty: 1n,
+    leavesQty: 0n,
+    acceptedAtTsNs: 1n,
+    lineageId: publicId,
+    prioritySeq: 0n,
+    ...extra,
+  });
+  let match = 1_000_000_000_000n + BigInt(runs) * 1_000n;
+  for (const [owner, who] of [[mine, `${run}mine`], [theirs, `${run}theirs`]] as const) {
+    const parent = await db.order.create({ data: order(owner, `${who}Parent`) });
+    for (let i = 0; i < n; i++) {
+      const trigger = await db.trigger.create({
+        data: {
+          publicId: `${who}Trig${i}`,
+          accountId: owner,
+          symbolId: market.symbolId,
+          triggerType: 'STOP_LOSS',
+          status: 'COMPLETED',
+          side: 'SELL',
+          qty: 3n,
+          parentOrderId: parent.id,
+          triggerDirection: 'BELOW',
+          triggerPrice: 900_000_000n,
+          lastChildSeq: 3,
+          acceptedAtTsNs: BigInt(i + 1),
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+        },
+      });
+      for (const seq of [1, 2, 3]) {
+        const child = await db.order.create({
+          data: order(owner, `${who}Child${i}x${seq}`, { side: 'SELL', originScope: 'TRIGGER', originTriggerId: trigger.id, originTriggerType: 'STOP_LOSS', childSeq: seq, parentOrderId: parent.id }),
+        });
+        await db.triggerEvent.create({
+          data: { triggerId: trigger.id, eventType: 'CHILD_PLACED', triggerType: 'STOP_LOSS', accountId: owner, symbolId: market.symbolId, childOrderId: child.id, childSeq: seq, tsNs: BigInt(seq) },
+        });
+      }
+      const transferId = match;
+      match += 1n;
+      await db.trade.create({
+        data: {
+          symbolId: market.symbolId,
+          matchId: transferId,
+          orderId: parent.id,
+          accountId: owner,
+          lineageId: parent.publicId,
+          generation: 1,
+          side: 'BUY',
+          price: 1_000_000_000n,
+          qty: 1n,
+          isMaker: false,
+          fee: '5',
+          feeAsset: 'QUOTE',
+          referralShare: '2',
+          executedAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+          executedAtTsNs: BigInt(i + 1),
+          transferId,
+        },
+      });
+      await db.ledgerTransferLeg.createMany({
+        data: [true, false].map((isDebit) => ({
+          transferId,
+          accountId: owner,
+          ledgerAccount: 'TRADING' as const,
+          assetId: market.quoteAssetId,
+          amount: '1',
+          isDebit,
+          balanceAfter: '0',
+          transferCode: 'TRADE' as const,
+          timestampUs: BigInt(i + 1),
+          symbolId: market.symbolId,
+          matchId: transferId,
+        })),
+      });
+    }
+  }
+  return { mine: a, theirs: b, run };
+}
+
 /** Chart layers carry no foreign key to a market: any symbol id will do. */
 const CHART_SYMBOL = 7;
 
@@ -175,10 +279,12 @@ const layoutsQuery = `{ viewer { layouts(first: 100) { edges { node { viewerId l
 const templatesQuery = `{ viewer { layoutTemplates(first: 100, tag: "sqlcount") { edges { node { template { ownerId templateId } title latestVersion versions(first: 2) { version changelog layout { name widgets { widgetId widgetType widgetConfig } } } } } } } }`;
 const chartQuery = `{ viewer { chartLayers(engineSymbolId: ${CHART_SYMBOL}) { ownerId layerId name revision updatedAtMs drawings { ownerId drawingId layer { ownerId layerId } payload deletedAtMs updatedAtMs } } } }`;
 const flowsQuery = `{ chainFlows(limit: 100) { nextPageToken flows { flowId ownerAccountId flowState currentStep currentStepSequence amountE18Hi amountE18Lo startedAtUnixMs currentProgress { currentConfirmations requiredConfirmations } progressTimeline { sequence step status expectedDurationMs } requestFee { status } zipperReason { code } } } }`;
+const triggersQuery = `{ triggers(limit: 100) { nextPageToken triggers { triggerId subaccountId symbol status parentOrderId stop { triggerPrice } state { childOrders } events { eventType childOrderId childSeq subaccountId } childOrders { orderId status origin { scope triggerId parentOrderId childSeq } } } } }`;
+const fillsQuery = `{ viewer { fills(first: 100) { edges { node { matchId orderId lineage { id generation } symbol side price qty isMaker fee feeAsset feeIsRebate referralShare executedAt sequence } } transfers { matchId account isDebit transferCode } pageInfo { hasNextPage } } } }`;
 const boardsQuery = `{ viewer { whiteboards(first: 100) { edges { node { board { boardId title ownerAccountId members { accountId role addedAt } } access { role } } } } } }`;
 
 describe('nested UI queries issue a bounded number of SQL statements', () => {
-  const counts: Record<string, number[]> = { layouts: [], boards: [], templates: [], chart: [], flows: [] };
+  const counts: Record<string, number[]> = { layouts: [], boards: [], templates: [], chart: [], flows: [], triggers: [], fills: [] };
 
   it.each([1, 50])('with %i items of each kind', async (n) => {
     await seed(n);
@@ -236,10 +342,35 @@ describe('nested UI queries issue a bounded number of SQL statements', () => {
     }
     counts.flows!.push(flows.count);
 
+    const trading = await seedTrading(n);
+    const mine = `${trading.run}mine`;
+    const triggers = await countStatements(triggersQuery, trading.mine);
+    const page = triggers.data.triggers.triggers as { triggerId: string; subaccountId: string; parentOrderId: string; events: { childOrderId: string; childSeq: number; subaccountId: string }[]; childOrders: { orderId: string; origin: { triggerId: string; parentOrderId: string; childSeq: number } }[] }[];
+    // My triggers only, newest first, each with its events (newest first) naming its own children.
+    expect(page.map((tr) => tr.triggerId)).toEqual(Array.from({ length: n }, (_, i) => `${mine}Trig${n - 1 - i}`));
+    for (const tr of page) {
+      const i = tr.triggerId.slice(`${mine}Trig`.length);
+      expect(tr).toMatchObject({ subaccountId: trading.mine.rootAccountId, parentOrderId: `${mine}Parent` });
+      expect(tr.events.map((e) => [e.childSeq, e.childOrderId, e.subaccountId])).toEqual([3, 2, 1].map((k) => [k, `${mine}Child${i}x${k}`, trading.mine.rootAccountId]));
+      expect(tr.childOrders).toEqual([1, 2, 3].map((k) => ({ orderId: `${mine}Child${i}x${k}`, status: 'FILLED', origin: { scope: 'TRIGGER', triggerId: tr.triggerId, parentOrderId: `${mine}Parent`, childSeq: k } })));
+    }
+    counts.triggers!.push(triggers.count);
+
+    const fills = await countStatements(fillsQuery, trading.mine);
+    const fillPage = fills.data.viewer.fills as { edges: { node: { matchId: string; orderId: string; fee: string; referralShare: string; sequence: string | null } }[]; transfers: { matchId: string; isDebit: boolean }[] };
+    // My fills only, each with its two settlement legs.
+    expect(fillPage.edges).toHaveLength(n);
+    for (const { node } of fillPage.edges) {
+      expect(node).toMatchObject({ orderId: `${mine}Parent`, fee: '0.000000000000000005', referralShare: '0.000000000000000002', sequence: null });
+      expect(fillPage.transfers.filter((l) => l.matchId === node.matchId).map((l) => l.isDebit).sort()).toEqual([false, true]);
+    }
+    expect(fillPage.transfers).toHaveLength(2 * n);
+    counts.fills!.push(fills.count);
+
     // What every request costs before its query runs (authentication: the session, its account).
     const fixed = (await countStatements('{ viewer { __typename } }')).count;
     expect(fixed).toBeGreaterThan(0);
-    for (const c of [layouts.count, boards.count, templates.count, chart.count, flows.count]) expect(c - fixed).toBeLessThanOrEqual(4);
+    for (const c of [layouts.count, boards.count, templates.count, chart.count, flows.count, triggers.count, fills.count]) expect(c - fixed).toBeLessThanOrEqual(4);
   });
 
   it('the count does not depend on the page size', () => {
@@ -249,11 +380,17 @@ describe('nested UI queries issue a bounded number of SQL statements', () => {
     expect(counts.templates![0]).toBe(counts.templates![1]);
     expect(counts.chart![0]).toBe(counts.chart![1]);
     expect(counts.flows![0]).toBe(counts.flows![1]);
+    expect(counts.triggers![0]).toBe(counts.triggers![1]);
+    expect(counts.fills![0]).toBe(counts.fills![1]);
   });
 });
 
 describe('nested reads stay within the caller\'s own rows', () => {
-  beforeAll(() => seed(2));
+  let trading: Awaited<ReturnType<typeof seedTrading>>;
+  beforeAll(async () => {
+    await seed(2);
+    trading = await seedTrading(2);
+  });
 
   const post = async (query: string, as: SignedIn) => {
     const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...as.auth }, body: JSON.stringify({ query }) });
@@ -279,5 +416,31 @@ describe('nested reads stay within the caller\'s own rows', () => {
     expect(listed.errors?.[0]?.extensions?.code).toBe('SUBACCOUNT_NOT_FOUND');
     const mine = await post(`{ chainFlows { flows { ownerAccountId } } }`, me);
     expect(mine.data.chainFlows.flows.map((f: { ownerAccountId: string }) => f.ownerAccountId)).toEqual([me.rootAccountId, me.rootAccountId]);
+  });
+
+  it('each account reads only its own triggers with their events and child orders, and its own fills; another\'s trigger is not found', async () => {
+    for (const [as, who] of [[trading.mine, `${trading.run}mine`], [trading.theirs, `${trading.run}theirs`]] as const) {
+      const r = await post(triggersQuery, as);
+      const page = r.data.triggers.triggers as { triggerId: string; subaccountId: string; parentOrderId: string; events: { childOrderId: string; subaccountId: string }[]; childOrders: { orderId: string; origin: { triggerId: string } }[] }[];
+      expect(page.map((tr) => tr.triggerId)).toEqual([`${who}Trig1`, `${who}Trig0`]);
+      for (const tr of page) {
+        expect(tr.subaccountId).toBe(as.rootAccountId);
+        expect(tr.parentOrderId).toBe(`${who}Parent`);
+        expect(tr.events.every((e) => e.childOrderId.startsWith(`${who}Child`) && e.subaccountId === as.rootAccountId)).toBe(true);
+        expect(tr.childOrders.every((o) => o.orderId.startsWith(`${who}Child`) && o.origin.triggerId === tr.triggerId)).toBe(true);
+      }
+      const fills = await post(fillsQuery, as);
+      expect(fills.data.viewer.fills.edges.map((e: { node: { orderId: string } }) => e.node.orderId)).toEqual([`${who}Parent`, `${who}Parent`]);
+      expect(fills.data.viewer.fills.transfers).toHaveLength(4);
+    }
+    const { run } = trading;
+    const theirs = await post(`{ trigger(triggerId: "${run}theirsTrig0") { triggerId events { childOrderId } childOrders { orderId } } }`, trading.mine);
+    expect(theirs.errors?.[0]?.extensions?.code).toBe('TRIGGER_NOT_FOUND');
+    expect(theirs.data ?? null).toBeNull();
+    const events = await post(`{ triggerEvents(triggerId: "${run}theirsTrig0") { events { childOrderId } } }`, trading.mine);
+    expect(events.errors?.[0]?.extensions?.code).toBe('TRIGGER_NOT_FOUND');
+    // One's own trigger read alone answers the same relations as in the page; its newest event names a child past the first two asked for.
+    const mine = await post(`{ trigger(triggerId: "${run}mineTrig0") { subaccountId parentOrderId events(first: 1) { childOrderId } childOrders(first: 2) { orderId } } }`, trading.mine);
+    expect(mine.data.trigger).toEqual({ subaccountId: trading.mine.rootAccountId, parentOrderId: `${run}mineParent`, events: [{ childOrderId: `${run}mineChild0x3` }], childOrders: [1, 2].map((k) => ({ orderId: `${run}mineChild0x${k}` })) });
   });
 });

@@ -4,6 +4,13 @@ import type { ChartDrawingView, ChartLayerView } from '../../src/services/chart/
 import { drawingView, layerView } from '../../src/services/chart/views.ts';
 import { flowRow } from '../../src/transport/graphql/types/chain/rows.ts';
 import { drawingColumns, layerColumns } from '../../src/transport/graphql/types/chart/rows.ts';
+import { presentFill } from '../../src/presenters/fill.ts';
+import { presentTrigger } from '../../src/presenters/trigger.ts';
+import type { Market } from '../../src/services/markets.ts';
+import type { TradeLike, TriggerLike } from '../../src/services/trading/index.ts';
+import type { GraphQLContext } from '../../src/transport/graphql/context.ts';
+import { fillRow, fillShape, sequenceOf } from '../../src/transport/graphql/types/trading/fillRows.ts';
+import { accountOf, triggerRow, triggerShape } from '../../src/transport/graphql/types/triggers/rows.ts';
 
 /**
  * A change event and a write answer the service's view, which GraphQL turns back into the
@@ -118,3 +125,42 @@ describe('views carried by events and writes, as row columns', () => {
     }
   });
 });
+
+/**
+ * A trigger write and a fill event answer the engine's view (JSON text, bigint amounts), which
+ * GraphQL turns into the row's columns: rendered, it must be what /v1 renders of the view.
+ */
+describe('trading views as Prisma rows', () => {
+  const market = { symbolId: 1, symbol: 'BTC-USDC', baseQuantityScale: 8, quoteQuantityScale: 6 } as Market;
+  const ctx = { services: { markets: { marketById: () => market } } } as unknown as GraphQLContext;
+  const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
+
+  it('a trailing stop held by the engine renders as /v1 renders it, with its account and parent order', () => {
+    const trigger: TriggerLike & { parentOrder: { publicId: string } } = {
+      id: 7n, publicId: 't7', accountId: 3n, parentOrderId: 9n, clientTriggerId: 'c7', symbolId: 1, triggerType: 'TRAILING_STOP', status: 'ARMED', side: 'SELL',
+      qty: 150_000_000n, feeAsset: 'QUOTE', stpMode: 'EXPIRE_MAKER', cancelReason: null, failureReason: null, triggerDirection: 'BELOW', triggerPrice: 29_000_000_000_000n,
+      childKind: 'MARKET_IOC', childLimitPrice: null, childPostOnly: false, maxSlippageTicks: 4, maxSlippageBps: null, cumFilledQty: 0n, lastChildSeq: 0, firePx: null, version: 3,
+      // 2^70: past a double's exact integers.
+      heldE18: 1_180_591_620_717_411_303_424n, acceptedAtTsNs: 1_767_323_045_678_000_001n, createdAt: at, updatedAt: at, armedAt: at, completedAt: null, terminalAt: null,
+      params: JSON.stringify({ activationPrice: '30000000000000', trailingDistanceTicks: '5000000000', expireAtTsNs: '1767323045678000002' }),
+      state: JSON.stringify({ active: true, extreme: '31000000000000', threshold: '29000000000000' }),
+      parentOrder: { publicId: 'o9' },
+    };
+    const row = triggerRow(trigger, 'acct');
+    expect(triggerShape(row, ctx)).toEqual(presentTrigger({ trigger, market, account: 'acct' }));
+    expect(triggerShape(row, ctx)).toMatchObject({ subaccountId: 'acct', parentOrderId: 'o9', state: { held: '1180.591620717411303424', trailing: { active: true, peakPrice: '31000' } } });
+    expect(accountOf(row)).toBe('acct');
+  });
+
+  it('a fill event renders as /v1 renders the trade, and keeps its journal sequence', () => {
+    const trade: TradeLike = {
+      symbolId: 1, matchId: 11n, orderId: 5n, accountId: 3n, lineageId: 'o5', generation: 2, side: 'BUY', price: 30_000_000_000_000n, qty: 25_000_000n, isMaker: true,
+      fee: 1_180_591_620_717_411_303_424n, feeAsset: 'QUOTE', feeIsRebate: true, referralShare: 3n, executedAt: at, executedAtTsNs: 1_767_323_045_678_000_001n,
+    };
+    const event = fillRow(trade, 'o5', 42n);
+    expect(fillShape(event, ctx)).toEqual(presentFill(trade, market, 'o5'));
+    expect(sequenceOf(event)).toBe(42n);
+    expect(sequenceOf(fillRow(trade, 'o5'))).toBeNull();
+  });
+});
+

@@ -28,6 +28,7 @@ import { getTrigger } from './queries/getTrigger.ts';
 import { getSpotConfig } from './queries/getSpotConfig.ts';
 import { listTriggerEvents } from './queries/listTriggerEvents.ts';
 import { listTriggers } from './queries/listTriggers.ts';
+import { orderPublicIds } from './queries/orderPublicIds.ts';
 import { streamOrigins } from './queries/streamOrigins.ts';
 import type { MarketStream, PrivateStream } from './streams.ts';
 
@@ -85,6 +86,7 @@ export function createOrdersService(deps: OrdersDeps) {
     fireDeadManSwitches: () => fireDeadManSwitches(ctx),
     /** An order event of the `orders` stream with its origin's public ids (as REST's orders). */
     withOrigin: streamOrigins(ctx),
+    orderPublicIds: (ids: readonly bigint[]) => orderPublicIds(ctx, ids),
 
     /**
      * The caller's order versions, fills, trigger events or balances, published after commit (GraphQL subscriptions).

@@ -7,6 +7,9 @@ import type { Market } from '../../markets.ts';
 import { pageLimit, toPage } from '../../pageTokens.ts';
 import { marketOf, type TradingContext } from '../context.ts';
 
+/** What /v1 answers of a trigger's parent order. */
+export const PARENT_ORDER = { parentOrder: { select: { publicId: true } } } as const satisfies Prisma.TriggerInclude;
+
 const TRIGGER_TYPES = Object.values(TriggerType);
 const STATUSES: TriggerStatus[] = ['CREATED', 'ARMED', 'TRIGGERED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'FAILED', 'EXPIRED'];
 
@@ -15,6 +18,8 @@ export async function listTriggers(
   ctx: TradingContext,
   caller: Caller,
   input: { subaccountId?: string; status?: string[]; symbol?: string; symbolId?: number; triggerType?: string; parentOrderId?: string; limit?: number; pageToken?: string },
+  /** The relations to read with the page: GraphQL's selection (its events, its child orders), or the parent order's public id /v1 answers. */
+  include: Prisma.TriggerInclude = PARENT_ORDER,
 ) {
   requirePermission(caller, 'READ');
   const account = await resolveAccount(ctx.db, caller, input.subaccountId);
@@ -41,7 +46,7 @@ export async function listTriggers(
     ...(input.parentOrderId ? { parentOrder: { publicId: input.parentOrderId, accountId: account.id } } : {}),
     ...(cursor ? { OR: [{ createdAt: { lt: new Date(cursor.createdAt) } }, { createdAt: new Date(cursor.createdAt), id: { lt: BigInt(cursor.id) } }] } : {}),
   };
-  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, include: { parentOrder: { select: { publicId: true } } } });
+  const rows = await ctx.db.trigger.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, include });
   const page = toPage(rows, limit, ctx.pageTokens, binding, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id.toString() }));
   return { triggers: page.items.map((trigger) => ({ trigger, market: ctx.markets.marketById(trigger.symbolId) as Market })), account: account.publicId, nextPageToken: page.nextPageToken };
 }

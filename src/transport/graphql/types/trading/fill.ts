@@ -1,7 +1,5 @@
-import type { Market } from '../../../../services/markets.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
-import { presentFill } from '../../../../presenters/fill.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, connectionFromPage, defined } from '../../connections.ts';
 import { guardedStream } from '../../guardedStream.ts';
@@ -10,29 +8,43 @@ import { parseArgs } from '../../validate.ts';
 import { FillLeg, type FillLegShape } from '../fillLegs.ts';
 import { ViewerRef } from '../viewer.ts';
 import { Side } from './enums.ts';
+import { FILL_SELECT, fillRow, fillShape, sequenceOf } from './fillRows.ts';
 import { Lineage } from './lineage.ts';
 import { SEQUENCE_DESCRIPTION } from './shapes.ts';
 
-type FillShape = ReturnType<typeof presentFill> & { sequence?: bigint };
+type FillShape = ReturnType<typeof fillShape>;
+/** The fill fields that are strings of the /v1 shape as they are. */
+type TextField = { [K in keyof FillShape]-?: FillShape[K] extends string ? K : never }[keyof FillShape];
 
-export const Fill = builder.objectRef<FillShape>('Fill').implement({
+/**
+ * A fill is its trade row (the projected trade history), rendered through its /v1 shape
+ * (presenters/fill.ts), made once per row. A subscription event is the engine's trade as the
+ * row's columns, with its journal sequence; a stored fill has none.
+ */
+export const Fill = builder.prismaObject('Trade', {
+  name: 'Fill',
   description: 'Spec 2.10: one fill of one of the caller’s orders',
-  fields: (t) => ({
-    matchId: t.field({ type: 'Int64', resolve: (f) => f.matchId }),
-    orderId: t.exposeString('orderId'),
-    lineage: t.field({ type: Lineage, resolve: (f) => f.lineage }),
-    symbol: t.exposeString('symbol'),
-    side: t.exposeString('side'),
-    price: t.exposeString('price'),
-    qty: t.exposeString('qty'),
-    isMaker: t.exposeBoolean('isMaker'),
-    fee: t.exposeString('fee'),
-    feeAsset: t.exposeString('feeAsset'),
-    feeIsRebate: t.exposeBoolean('feeIsRebate'),
-    referralShare: t.exposeString('referralShare', { description: 'The part of the fee paid to a referrer, in feeAsset (decimal string, 18 decimals)' }),
-    executedAt: t.exposeString('executedAt'),
-    sequence: t.field({ type: 'Int64', nullable: true, description: SEQUENCE_DESCRIPTION, resolve: (f) => f.sequence ?? null }),
-  }),
+  select: FILL_SELECT,
+  findUnique: (f) => ({ symbolId_matchId_isMaker: { symbolId: f.symbolId, matchId: f.matchId, isMaker: f.isMaker } }),
+  fields: (t) => {
+    const text = (field: TextField, description?: string) => t.string({ ...(description ? { description } : {}), resolve: (row, _args, ctx) => fillShape(row, ctx)[field] });
+    return {
+      matchId: t.field({ type: 'Int64', resolve: (row, _args, ctx) => fillShape(row, ctx).matchId }),
+      orderId: text('orderId'),
+      lineage: t.field({ type: Lineage, resolve: (row, _args, ctx) => fillShape(row, ctx).lineage }),
+      symbol: text('symbol'),
+      side: text('side'),
+      price: text('price'),
+      qty: text('qty'),
+      isMaker: t.boolean({ resolve: (row, _args, ctx) => fillShape(row, ctx).isMaker }),
+      fee: text('fee'),
+      feeAsset: text('feeAsset'),
+      feeIsRebate: t.boolean({ resolve: (row, _args, ctx) => fillShape(row, ctx).feeIsRebate }),
+      referralShare: text('referralShare', 'The part of the fee paid to a referrer, in feeAsset (decimal string, 18 decimals)'),
+      executedAt: text('executedAt'),
+      sequence: t.field({ type: 'Int64', nullable: true, description: SEQUENCE_DESCRIPTION, resolve: (row) => sequenceOf(row) }),
+    };
+  },
 });
 
 builder.objectField(ViewerRef, 'fills', (t) =>
@@ -57,7 +69,7 @@ builder.objectField(ViewerRef, 'fills', (t) =>
         const connection = await connectionFromPage({ first, after, last, before }, 100, async (page) => {
           const r = await ctx.services.orders.getUserTrades(caller, { ...page, ...defined(filters), ...(selects(info, 'transfers') ? { includeTransfers: true } : {}) });
           transfers = r.transfers;
-          return { items: r.trades.map((x) => presentFill(x.trade, ctx.services.markets.marketById(x.trade.symbolId) as Market, x.orderPublicId)), nextPageToken: r.nextPageToken };
+          return { items: r.trades.map((x) => fillRow(x.trade, x.orderPublicId)), nextPageToken: r.nextPageToken };
         });
         return { ...connection, transfers };
       },
@@ -77,6 +89,6 @@ builder.subscriptionField('fills', (t) =>
     args: { subaccountId: t.arg.string(), after: t.arg({ type: 'Int64', description: 'Resume: first every fill after this sequence, then the live stream' }) },
     subscribe: async (_root, args, ctx) =>
       guardedStream(ctx, callerOf(ctx), await ctx.services.orders.subscribe(callerOf(ctx), 'fills', args.subaccountId ?? undefined, args.after ?? undefined)),
-    resolve: (p, _args, ctx) => ({ ...presentFill(p.trade, ctx.services.markets.market(p.symbol) as Market, p.orderPublicId), sequence: p.sequence }),
+    resolve: (p) => fillRow(p.trade, p.orderPublicId, p.sequence),
   }),
 );

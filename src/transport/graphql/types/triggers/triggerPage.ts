@@ -1,13 +1,14 @@
-import { presentTrigger } from '../../../../presenters/trigger.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
 import { builder } from '../../builder.ts';
 import { callerOf, defined } from '../../connections.ts';
 import { parseArgs } from '../../validate.ts';
-import type { TriggerShape } from './shapes.ts';
+import { relationsOf } from '../../relations.ts';
+import { triggerRow, type TriggerRow } from './rows.ts';
 import { Trigger } from './trigger.ts';
 
-const TriggerPage = builder.objectRef<{ triggers: TriggerShape[]; nextPageToken: string }>('TriggerPage').implement({
+const TriggerPage = builder.objectRef<{ triggers: TriggerRow[]; nextPageToken: string }>('TriggerPage').implement({
   fields: (t) => ({ triggers: t.field({ type: [Trigger], resolve: (p) => p.triggers }), nextPageToken: t.exposeString('nextPageToken') }),
 });
 
@@ -25,10 +26,12 @@ builder.queryField('triggers', (t) =>
       limit: t.arg.int(),
       pageToken: t.arg.string(),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       parseArgs(schemas.listTriggersQuery, args, 'query');
-      const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never);
-      return { triggers: r.triggers.map((x) => presentTrigger({ trigger: x.trigger, market: x.market, account: r.account })), nextPageToken: r.nextPageToken };
+      // The relations the page's triggers select (events, child orders) are read with the page.
+      const query = queryFromInfo({ context: ctx, info, typeName: 'Trigger', path: ['triggers'] });
+      const r = await ctx.services.orders.listTriggers(callerOf(ctx), (defined(args) ?? {}) as never, relationsOf(query));
+      return { triggers: r.triggers.map((x) => triggerRow(x.trigger, r.account)), nextPageToken: r.nextPageToken };
     },
   }),
 );
