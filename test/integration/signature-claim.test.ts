@@ -23,6 +23,12 @@ afterAll(async () => {
   await redis.kill();
 });
 
+/**
+ * A connection in MONITOR mode. monitor() opens it as a copy of the client it is called
+ * on, which stays unconnected here: a connected one would be left behind, retrying for
+ * the rest of the worker's life once its server is killed.
+ */
+const monitorOf = (url: string) => new Redis(url, { lazyConnect: true }).monitor();
 const bucket = (key: string, burst: number): BucketCharge => ({ key, ...scale({ quota: 1, periodMs: 3_600_000, burst }, 1) });
 const claim = (n: number) => ({ key: `sig:${n}`, ttlMs: 60_000, lastUsed: { hash: 'lastUsed', field: 'ak_1', value: String(n) } });
 
@@ -52,7 +58,7 @@ describe('round trips', () => {
     stores.push(store);
     const charges = [bucket('x', 100), bucket('y', 100), bucket('z', 100)];
     await store.chargeBuckets(charges, claim(100));
-    const monitor = await new Redis(redis.url).monitor();
+    const monitor = await monitorOf(redis.url);
     try {
       const seen: string[] = [];
       // Commands a script runs are reported with source "lua": only the client's own count.
@@ -72,7 +78,7 @@ describe('round trips', () => {
     const store = await openSharedStore({ kind: 'redis', url: redis.url, keyPrefix: 'e2e:' });
     stores.push(store);
     const server = await startTestApp({ store });
-    const monitor = await new Redis(redis.url).monitor();
+    const monitor = await monitorOf(redis.url);
     try {
       const owner = await trader(server.url, { USDC: '100000' });
       await liftLimits(server.url, owner.rootAccountId);
@@ -124,7 +130,7 @@ describe('order entry claims its signature with its charge (issue 29)', () => {
     const own = await RedisServer.start();
     const store = await openSharedStore({ kind: 'redis', url: own.url, keyPrefix: 'refused:' });
     const server = await startTestApp({ store });
-    const monitor = await new Redis(own.url).monitor();
+    const monitor = await monitorOf(own.url);
     try {
       const key = await keyWith(server.url, ['READ']);
       const timestamp = String(Date.now());
