@@ -3,7 +3,7 @@ import { GraphQLError, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQL
 import { describe, expect, it } from 'vitest';
 import { RESYNC } from '../../src/infra/eventBus.ts';
 import { publicationListeners, Publications } from '../../src/services/publications.ts';
-import { SharedSubscriptions, type FrameSocket } from '../../src/transport/graphql/sharedSubscriptions.ts';
+import { FAN_OUT_INTERVAL_MS, SharedSubscriptions, type FrameSocket } from '../../src/transport/graphql/sharedSubscriptions.ts';
 import { pollUntil } from '../helpers/wait.ts';
 
 /**
@@ -81,17 +81,33 @@ function fixture() {
   return { events, shared, runs, open, publish };
 }
 
-type FakeSocket = FrameSocket & { frames: string[]; reading: boolean; release(): void };
+/** `writes`: what the kernel would be handed, one per uncorked send or per corked batch. */
+type FakeSocket = FrameSocket & { frames: string[]; writes: number; reading: boolean; release(): void };
 function fakeSocket(): FakeSocket {
   const unsent: (() => void)[] = [];
+  let corked = 0;
+  let batched = false;
   const socket: FakeSocket = {
     frames: [],
+    writes: 0,
     reading: true,
     bufferedAmount: 0,
     send(frame, sent) {
       socket.frames.push(frame);
+      if (corked > 0) batched = true;
+      else socket.writes += 1;
       if (socket.reading) queueMicrotask(() => sent());
       else unsent.push(() => sent());
+    },
+    cork() {
+      corked += 1;
+    },
+    uncork() {
+      corked -= 1;
+      if (corked === 0 && batched) {
+        batched = false;
+        socket.writes += 1;
+      }
     },
     release() {
       socket.reading = true;
@@ -158,17 +174,41 @@ describe('shared public subscriptions', () => {
     const slow = await f.open(query, undefined, stalled);
     f.publish('BTC', 30);
     await pollUntil(() => reading.socket.frames.length === 30, 2_000, 1);
+    expect(slow.ended).toBeUndefined();
+    // Past the bound of pending frames (8): the next batch is not written to it but ends it.
+    f.publish('BTC', 1, 30);
     await pollUntil(() => slow.ended !== undefined, 2_000, 1);
-    // Past the bound of pending frames (8), not at the end of the burst.
-    expect(stalled.frames).toHaveLength(LIMITS.maxPendingEvents + 1);
+    expect(stalled.frames).toHaveLength(30);
     const error = slow.ended?.error as GraphQLError;
     expect(error.extensions).toMatchObject({ code: 'SUBSCRIBER_TOO_SLOW', maxPendingEvents: LIMITS.maxPendingEvents });
     expect(f.shared.stats).toMatchObject({ selections: 1, sinks: 1 });
-    f.publish('BTC', 5, 30);
-    await pollUntil(() => reading.socket.frames.length === 35, 2_000, 1);
-    expect(f.runs.trade).toBe(35);
+    f.publish('BTC', 5, 31);
+    await pollUntil(() => reading.socket.frames.length === 36, 2_000, 1);
+    expect(f.runs.trade).toBe(36);
     expect(reading.ended).toBeUndefined();
     await reading.leave();
+  });
+
+  it('write a burst to each socket as one batch after the first event, in order, and an event after a quiet interval at once', async () => {
+    const f = fixture();
+    const query = 'subscription { publicTrades(symbol: "BTC") { price } }';
+    const sockets = await Promise.all(Array.from({ length: 3 }, () => f.open(query)));
+    const prices = (s: (typeof sockets)[number]) => s.socket.frames.map((frame) => (JSON.parse(payloadOf(frame, s.id)) as { data: { publicTrades: { price: string } } }).data.publicTrades.price);
+    const startedAt = performance.now();
+    f.publish('BTC', 20);
+    await pollUntil(() => sockets.every((s) => s.socket.frames.length === 20), 2_000, 1);
+    // The first event leaves at once; the 19 that followed within the interval, together at its end.
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(FAN_OUT_INTERVAL_MS - 1);
+    for (const s of sockets) {
+      expect(s.socket.writes).toBe(2);
+      expect(prices(s)).toEqual(Array.from({ length: 20 }, (_, i) => `${100 + i}.5`));
+    }
+    await new Promise((r) => setTimeout(r, FAN_OUT_INTERVAL_MS + 10));
+    f.publish('BTC', 1, 20);
+    await pollUntil(() => sockets.every((s) => s.socket.frames.length === 21), 2_000, 1);
+    for (const s of sockets) expect(s.socket.writes).toBe(3);
+    expect(f.runs.trade).toBe(21);
+    for (const s of sockets) await s.leave();
   });
 
   it('cut off a socket whose buffered bytes pass the bound', async () => {

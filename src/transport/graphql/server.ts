@@ -24,7 +24,7 @@ import type { TrustProxy } from '../../config.ts';
 import type { GraphQLContext } from './context.ts';
 import { codeExtensions, toGraphQLError } from './errors.ts';
 import { schema } from './schema.ts';
-import type { SharedSubscriptions, Started } from './sharedSubscriptions.ts';
+import type { FrameSocket, SharedSubscriptions, Started } from './sharedSubscriptions.ts';
 import { registerGraphiQLAssets, renderGraphiQL } from './graphiql.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -300,7 +300,18 @@ export function createGraphQL(deps: GraphQLDeps) {
             // socket's caller: only its checks above were this socket's.
             const key = deps.shared.keyOf({ document, operationName: params.operationName, variables: params.variables });
             if (key !== undefined) {
-              const socket = ctx.extra.socket;
+              const ws = ctx.extra.socket;
+              // The upgraded request's TCP socket is the one ws writes to: corked around a
+              // batch of frames, the batch leaves in one system call.
+              const tcp = ctx.extra.request.socket;
+              const socket: FrameSocket = {
+                get bufferedAmount() {
+                  return ws.bufferedAmount;
+                },
+                send: (frame, sent) => ws.send(frame, sent),
+                cork: () => tcp.cork(),
+                uncork: () => tcp.uncork(),
+              };
               const start = async (): Promise<Started> => {
                 const anonymous = yoga.getEnveloped({ params });
                 const started = await anonymous.subscribe({ ...args, contextValue: await anonymous.contextFactory(), rootValue: undefined });

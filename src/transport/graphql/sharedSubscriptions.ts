@@ -11,12 +11,28 @@ import { toGraphQLError } from './errors.ts';
  */
 const SHARED_SUBSCRIPTION_FIELDS: ReadonlySet<string> = new Set(['publicTrades', 'orderBookUpdates']);
 
-/** A graphql-ws socket as the shared path writes to it (ws's WebSocket is one). */
+/** A graphql-ws socket as the shared path writes to it. */
 export interface FrameSocket {
   /** Bytes handed to the socket that the kernel has not taken yet. */
   readonly bufferedAmount: number;
   send(frame: string, sent: (err?: Error) => void): void;
+  /** Holds what `send` writes until `uncork`, so a batch of frames is one system call. */
+  cork(): void;
+  uncork(): void;
 }
+
+/**
+ * How often a busy selection writes to its sockets. A socket write is a system call that
+ * cost more here than executing the event (20 to 50 µs on these machines), so at 100
+ * trades/s one write per event per socket saturated the process with 1,000 sockets
+ * (order p50 from 3 ms to seconds, BENCHMARKS.md). A selection idle for this long sends its
+ * next event at once; events that follow within the interval go out together at its end,
+ * each still its own `next` message. Exchanges pace public market data the same way
+ * (depth and trade streams at 100 ms).
+ */
+export const FAN_OUT_INTERVAL_MS = 100;
+/** Sockets written per turn of the event loop: requests waiting meanwhile are served between turns. */
+const FAN_OUT_CHUNK = 10;
 
 /** What one document asks for, as graphql-ws received it. */
 export interface Selection {
@@ -83,6 +99,11 @@ class SharedSelection {
   private upstream: AsyncIterator<ExecutionResult> | undefined;
   private ready!: Promise<ExecutionResult | undefined>;
   private closed = false;
+  /** Payloads executed and not yet written, oldest first. */
+  private unsent: string[] = [];
+  private lastFanOutAt = -Infinity;
+  /** The fan-out scheduled or running; the next waits for it, so sockets get events in order. */
+  private fanningOut: Promise<void> | undefined;
 
   constructor(
     private readonly forget: () => void,
@@ -147,15 +168,37 @@ class SharedSelection {
     try {
       for (let next = await upstream.next(); !next.done; next = await upstream.next()) {
         this.executed();
-        const payload = payloadJson(next.value);
-        for (const sink of this.sinks) sink.deliver(payload);
+        this.unsent.push(payloadJson(next.value));
+        this.fanningOut ??= this.fanOut();
       }
+      await this.fanningOut;
       for (const sink of [...this.sinks]) sink.end(undefined);
     } catch (err) {
+      await this.fanningOut;
       // The same error graphql-ws would have got from the socket's own execution.
       for (const sink of [...this.sinks]) sink.end(err);
     }
     this.close();
+  }
+
+  /** Writes what is unsent to every socket, at most once per interval, a chunk of sockets a turn. */
+  private async fanOut(): Promise<void> {
+    // Starts after the caller has stored this promise, which the end below clears: the
+    // last check of `unsent` and the clearing are one step, so no event is left behind.
+    await Promise.resolve();
+    while (this.unsent.length > 0) {
+      const wait = this.lastFanOutAt + FAN_OUT_INTERVAL_MS - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      this.lastFanOutAt = performance.now();
+      const payloads = this.unsent;
+      this.unsent = [];
+      const sinks = [...this.sinks];
+      for (let i = 0; i < sinks.length; i += FAN_OUT_CHUNK) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const sink of sinks.slice(i, i + FAN_OUT_CHUNK)) sink.deliver(payloads);
+      }
+    }
+    this.fanningOut = undefined;
   }
 }
 
@@ -184,20 +227,29 @@ class Sink implements AsyncGenerator<never> {
     this.left = left;
   }
 
-  /** Runs on the shared execution's loop: it never throws, whatever the socket does. */
-  deliver(payload: string): void {
+  /**
+   * Runs on the shared execution's loop: it never throws, whatever the socket does. The
+   * bound is checked before a batch, against what earlier batches left unsent: right after
+   * a batch even a socket that reads is still taking it.
+   */
+  deliver(payloads: readonly string[]): void {
     if (this.done) return;
-    this.pending += 1;
-    try {
-      this.socket.send(`${this.prefix}${payload}}`, this.sent);
-    } catch (err) {
-      this.end(err);
-      return;
-    }
     // What the socket already holds stays there, ahead of the error: its client resumes
     // from the last sequence it read, as from any other cut-off stream.
     if (this.pending > this.limits.maxPendingEvents || this.socket.bufferedAmount > this.limits.maxPendingBytes) {
       this.end(toGraphQLError(subscriberTooSlow(this.limits)));
+      return;
+    }
+    this.socket.cork();
+    try {
+      for (const payload of payloads) {
+        this.pending += 1;
+        this.socket.send(`${this.prefix}${payload}}`, this.sent);
+      }
+    } catch (err) {
+      this.end(err);
+    } finally {
+      this.socket.uncork();
     }
   }
 
