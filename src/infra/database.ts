@@ -167,6 +167,11 @@ function destroyOnReadTimeout(client: pg.Client): void {
 }
 
 function guardConnections(pool: pg.Pool): void {
+  // An idle connection that fails (a reset, PostgreSQL restarting) is dropped by the pool,
+  // which then emits the error on itself: without a listener that ends the process. The
+  // next query opens a new connection. (Prisma's adapter listens on the pool it is given;
+  // the projection's pool has no Prisma, and a reset of it ended the process.)
+  pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     destroyOnReadTimeout(client);
     // A connection can fail while checked out but between queries (PostgreSQL ending a

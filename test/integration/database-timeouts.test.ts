@@ -80,6 +80,17 @@ describe('bounded waits on PostgreSQL', () => {
     expect(after.flat()).toEqual(Array.from({ length: 8 }, () => ({ one: 1 })));
   });
 
+  it('outlives a reset of its idle connections, the projection pool\'s (relaxed commit) among them: both pools serve again', async () => {
+    // One idle connection in each pool: pg's pool re-emits an idle connection's error on
+    // itself, which ends the process unless the pool has a listener.
+    await db.sql.query('SELECT 1');
+    await db.sql.query('SELECT 1', [], { relaxedCommit: true });
+    proxy.reset();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await db.sql.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    expect(await db.sql.query<{ one: number }>('SELECT 1 AS one', [], { relaxedCommit: true })).toEqual([{ one: 1 }]);
+  });
+
   it("decides an append's deadline on PostgreSQL's clock alone: a Node clock an hour behind neither refuses nor admits an append wrongly", async () => {
     const fence = await advanceEngineFence(db.sql, 'clock-test');
     const journal = new Journal(db.sql, () => fence);
