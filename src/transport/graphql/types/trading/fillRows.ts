@@ -1,7 +1,7 @@
 import { decimalToBigInt } from '../../../../domain/money.ts';
 import { Prisma } from '../../../../generated/prisma/client.ts';
 import { presentFill } from '../../../../presenters/fill.ts';
-import type { Market } from '../../../../services/markets.ts';
+import { marketOf } from '../../markets.ts';
 import type { TradeLike } from '../../../../services/trading/index.ts';
 import type { GraphQLContext } from '../../context.ts';
 
@@ -58,7 +58,7 @@ export const sequenceOf = (row: FillRow) => noteOf(row).sequence ?? null;
 export function fillShape(row: FillRow, ctx: GraphQLContext): ReturnType<typeof presentFill> {
   let shape = presented.get(row);
   if (!shape) {
-    shape = presentFill(row, ctx.services.markets.marketById(row.symbolId) as Market, noteOf(row).orderPublicId);
+    shape = presentFill(row, marketOf(ctx, row), noteOf(row).orderPublicId);
     presented.set(row, shape);
   }
   return shape;

@@ -1,5 +1,6 @@
 import { presentAttachedRisk } from '../../../../presenters/attachedRisk.ts';
 import type { Market } from '../../../../services/markets.ts';
+import { marketOf } from '../../markets.ts';
 import type { RiskLegView } from '../../../../services/trading/index.ts';
 // The operations' request schemas, the ones /v1 takes its route schemas from.
 import * as schemas from '../../../../services/trading/index.ts';
@@ -71,7 +72,7 @@ builder.queryField('order', (t) =>
       if (args.clientOrderId != null) parseArgs(schemas.getOrderByClientOrderIdParams, { clientOrderId: args.clientOrderId }, 'params');
       parseArgs(schemas.getOrderQuery, { subaccountId: args.subaccountId }, 'query');
       const r = await ctx.services.orders.getOrder(callerOf(ctx), defined(args) ?? {}, { attachedRisk: selects(info, 'attachedRisk') });
-      return orderOf(r.order, ctx.services.markets.marketById(r.order.symbolId) as Market, riskOf(r));
+      return orderOf(r.order, marketOf(ctx, r.order), riskOf(r));
     },
   }),
 );
@@ -95,7 +96,7 @@ builder.objectField(ViewerRef, 'openOrders', (t) =>
           ...(args.triggerId ? { triggerId: args.triggerId } : {}),
         });
         return {
-          items: r.orders.map((o) => orderOf(o.order, ctx.services.markets.marketById(o.order.symbolId) as Market, riskOf(o))),
+          items: r.orders.map((o) => orderOf(o.order, marketOf(ctx, o.order), riskOf(o))),
           nextPageToken: r.nextPageToken,
         };
       });

@@ -1,9 +1,9 @@
 import { presentTrigger } from '../../../../presenters/trigger.ts';
 import { decimalToBigInt } from '../../../../domain/money.ts';
 import { Prisma } from '../../../../generated/prisma/client.ts';
-import type { Market } from '../../../../services/markets.ts';
 import type { TriggerLike } from '../../../../services/trading/index.ts';
 import type { GraphQLContext } from '../../context.ts';
+import { marketOf } from '../../markets.ts';
 import { orderPublicId } from '../../orderIds.ts';
 import type { TriggerShape } from './shapes.ts';
 
@@ -81,8 +81,6 @@ export async function parentOrderIdOf(row: TriggerRow, ctx: GraphQLContext): Pro
   if (row.parentOrderId === null) return '';
   return noteOf(row).parentOrderId ?? orderPublicId(ctx, row.parentOrderId);
 }
-
-export const marketOf = (ctx: GraphQLContext, row: { symbolId: number }) => ctx.services.markets.marketById(row.symbolId) as Market;
 
 /** A row's /v1 shape, made once per row however many of its fields a query asks for. */
 export function triggerShape(row: TriggerRow, ctx: GraphQLContext): TriggerShape {
