@@ -394,8 +394,26 @@ describe('nested reads stay within the caller\'s own rows', () => {
 
   const post = async (query: string, as: SignedIn) => {
     const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...as.auth }, body: JSON.stringify({ query }) });
-    return (await res.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
+    return (await res.json()) as { data?: any; errors?: { extensions?: { code?: string; key?: string; status?: number; violations?: { fieldPath?: string }[] } }[] };
   };
+
+  it('a nested first outside 1..its bound is refused as invalid-argument, never read as another number', async () => {
+    const { run } = trading;
+    const asked = [
+      [`{ viewer { chartLayer(layerId: "layer1") { drawings(first: FIRST) { drawingId } } } }`, me, 1_000],
+      [`{ trigger(triggerId: "${run}mineTrig0") { events(first: FIRST) { childOrderId } } }`, trading.mine, 500],
+      [`{ trigger(triggerId: "${run}mineTrig0") { childOrders(first: FIRST) { orderId } } }`, trading.mine, 500],
+    ] as const;
+    for (const [query, as, max] of asked) {
+      for (const first of [0, -1, max + 1, 2_147_483_647]) {
+        const r = await post(query.replace('FIRST', String(first)), as);
+        expect(r.errors?.[0]?.extensions, `${query} first=${first}`).toMatchObject({ key: 'invalid-argument', status: 400 });
+        expect(JSON.stringify(r.errors?.[0]?.extensions?.violations)).toContain('first');
+      }
+      const ok = await post(query.replace('FIRST', '1'), as);
+      expect(ok.errors, query).toBeUndefined();
+    }
+  });
 
   it('a layer id both accounts use answers each its own layer and drawings', async () => {
     for (const [as, who] of [[me, 'mine'], [other, 'theirs']] as const) {

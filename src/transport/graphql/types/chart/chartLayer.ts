@@ -11,6 +11,7 @@ import { parseArgs } from '../../validate.ts';
 import { ViewerRef } from '../viewer.ts';
 import { ChartLayerInput } from './chartLayerInput.ts';
 import { LAYER_COLUMNS, layerColumns } from './rows.ts';
+import { nestedFirst } from '../../nestedFirst.ts';
 
 /**
  * Drawings a layer lists when `first` is not given. A market's layers are costed as the most
@@ -18,7 +19,7 @@ import { LAYER_COLUMNS, layerColumns } from './rows.ts';
  * the rest are paged with `chartDrawings`.
  */
 const LAYER_DRAWINGS_DEFAULT = 20;
-const drawingsTake = (first: number | null | undefined) => Math.min(Math.max(first ?? LAYER_DRAWINGS_DEFAULT, 1), DRAWINGS_LIST_MAX);
+const drawingsFirst = nestedFirst(LAYER_DRAWINGS_DEFAULT, DRAWINGS_LIST_MAX);
 
 /**
  * A layer is its Prisma row: a market's layers read the drawings their selection asks for
@@ -43,10 +44,10 @@ export const ChartLayer = builder.prismaObject('ChartLayer', {
     updatedAtMs: t.field({ type: 'Int64', resolve: (l) => BigInt(l.updatedAt.getTime()) }),
     drawings: t.relation('drawings', {
       description: `Its live drawings, oldest change first: the first ${LAYER_DRAWINGS_DEFAULT} unless \`first\` (at most ${DRAWINGS_LIST_MAX}) says otherwise; \`chartDrawings\` pages them and follows their changes`,
-      args: { first: t.arg.int({ description: `1 to ${DRAWINGS_LIST_MAX}, default ${LAYER_DRAWINGS_DEFAULT}` }) },
+      args: { first: t.arg.int({ description: drawingsFirst.description }) },
       // Costed by the rows it can return, the default included (a list is otherwise costed as 10).
-      complexity: (args) => ({ field: 1, multiplier: drawingsTake(args.first) }),
-      query: (args) => ({ where: { deletedAt: null }, orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }], take: drawingsTake(args.first) }),
+      complexity: (args) => ({ field: 1, multiplier: drawingsFirst.cost(args) }),
+      query: (args) => ({ where: { deletedAt: null }, orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }], take: drawingsFirst.take(args) }),
     }),
   }),
 });

@@ -24,6 +24,7 @@ import { TriggerState } from './triggerState.ts';
 import { TriggerStop } from './triggerStop.ts';
 import { TriggerStopBlock } from './triggerStopBlock.ts';
 import { TwapBlock } from './twapBlock.ts';
+import { nestedFirst } from '../../nestedFirst.ts';
 
 /** The trigger fields that are strings of the /v1 shape as they are. */
 type TextField = { [K in keyof TriggerShape]-?: TriggerShape[K] extends string ? K : never }[keyof TriggerShape];
@@ -32,9 +33,7 @@ const block = (tr: TriggerShape, key: 'stopLoss' | 'takeProfit') => ((tr as Part
 
 /** A trigger's events and child orders are read the first 20 unless `first` (at most 500) says otherwise: a TWAP may place 10,000 children. */
 const NESTED_DEFAULT = 20;
-const NESTED_MAX = 500;
-const take = (first: number | null | undefined) => Math.min(Math.max(first ?? NESTED_DEFAULT, 1), NESTED_MAX);
-const firstArg = `1 to ${NESTED_MAX}, default ${NESTED_DEFAULT}`;
+const nested = nestedFirst(NESTED_DEFAULT, 500);
 
 /**
  * A trigger is its Prisma row: a page of triggers reads the events and child orders its
@@ -80,10 +79,10 @@ export const Trigger = builder.prismaObject('Trigger', {
       events: t.field({
         type: [TriggerEvent],
         description: `Its events, newest first, as GET /v1/triggers/{triggerId}/events lists them: the first ${NESTED_DEFAULT} unless \`first\` says otherwise; \`triggerEvents\` pages them`,
-        args: { first: t.arg.int({ description: firstArg }) },
+        args: { first: t.arg.int({ description: nested.description }) },
         // Costed by the rows it can return, the default included (a list is otherwise costed as 10).
-        complexity: (args) => ({ field: 1, multiplier: take(args.first) }),
-        select: (args) => ({ events: { orderBy: [{ tsNs: 'desc' }, { id: 'desc' }], take: take(args.first) } }),
+        complexity: (args) => ({ field: 1, multiplier: nested.cost(args) }),
+        select: (args) => ({ events: { orderBy: [{ tsNs: 'desc' }, { id: 'desc' }], take: nested.take(args) } }),
         resolve: (row, _args, ctx) =>
           Promise.all(
             row.events.map(async (event) =>
@@ -94,9 +93,9 @@ export const Trigger = builder.prismaObject('Trigger', {
       childOrders: t.field({
         type: [Order],
         description: `The orders it placed (a stop's child, a TWAP's slices, a ladder's levels), first placed first: the first ${NESTED_DEFAULT} unless \`first\` says otherwise`,
-        args: { first: t.arg.int({ description: firstArg }) },
-        complexity: (args) => ({ field: 1, multiplier: take(args.first) }),
-        select: (args) => ({ childOrders: { orderBy: [{ childSeq: 'asc' }, { id: 'asc' }], take: take(args.first) } }),
+        args: { first: t.arg.int({ description: nested.description }) },
+        complexity: (args) => ({ field: 1, multiplier: nested.cost(args) }),
+        select: (args) => ({ childOrders: { orderBy: [{ childSeq: 'asc' }, { id: 'asc' }], take: nested.take(args) } }),
         // Their origin is this trigger and the order it protects, known here without reading each child's.
         resolve: async (row, _args, ctx) => {
           const parent = await parentOrderIdOf(row, ctx);
