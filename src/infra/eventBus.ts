@@ -54,6 +54,8 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
   /** Critical topics' messages wait apart: an overflow of the others never drops them. */
   private readonly criticalOutbox: { topic: string; text: string }[] = [];
   private readonly critical = new Set<string>();
+  /** Prefixes of topics that never leave this process (see markLocal). */
+  private readonly localPrefixes: string[] = [];
   private draining = false;
   private readonly outboxLimit: number;
 
@@ -65,7 +67,7 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     let subscriptionLost = false;
     options.subscriber.on('close', () => (subscriptionLost = true));
     options.subscriber.on('ready', () => {
-      const topics = [...this.listeners.keys()];
+      const topics = [...this.listeners.keys()].filter((t) => !this.isLocal(t));
       const resubscribed = topics.length > 0 ? options.subscriber.subscribe(...topics).catch(() => undefined) : Promise.resolve();
       if (!subscriptionLost) return;
       subscriptionLost = false;
@@ -91,7 +93,7 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     if (!set) {
       set = new Set();
       this.listeners.set(topic, set);
-      this.options.subscriber.subscribe(topic).catch(() => undefined);
+      if (!this.isLocal(topic)) this.options.subscriber.subscribe(topic).catch(() => undefined);
     }
     set.add(fn);
   }
@@ -105,7 +107,7 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     if (set.size > 0) return;
     this.listeners.delete(topic);
     this.receivedSeq.delete(topic);
-    this.options.subscriber.unsubscribe(topic).catch(() => undefined);
+    if (!this.isLocal(topic)) this.options.subscriber.unsubscribe(topic).catch(() => undefined);
   }
 
   /**
@@ -117,9 +119,26 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
     this.critical.add(topic);
   }
 
+  /**
+   * Topics starting with `prefix` are this process's alone: their events go to its own
+   * listeners and never to Redis, and listening to them subscribes to nothing there. For
+   * topics that only the process publishing them can serve (trading's: one process per
+   * database runs the engine), where a message to Redis would reach no one and cost a
+   * serialisation per event, a PUBLISH and Redis's CPU.
+   */
+  markLocal(prefix: string): void {
+    this.localPrefixes.push(prefix);
+  }
+
+  private isLocal(topic: string): boolean {
+    for (const prefix of this.localPrefixes) if (topic.startsWith(prefix)) return true;
+    return false;
+  }
+
   dispatchEvent(event: CustomEvent): boolean {
     const topic = event.type;
     this.deliver(topic, event.detail);
+    if (this.isLocal(topic)) return true;
     const seq = (this.sentSeq.get(topic) ?? 0) + 1;
     this.sentSeq.set(topic, seq);
     const body = event.detail === undefined ? '' : this.options.codec.stringify(event.detail);
@@ -224,6 +243,11 @@ export class RedisEventBus implements TypedEventTarget<CustomEvent> {
       }
     }
   }
+}
+
+/** Keeps the topics starting with `prefix` in this process on a Redis bus (see RedisEventBus.markLocal); one process's bus keeps everything. */
+export function markLocal(events: TypedEventTarget<CustomEvent>, prefix: string): void {
+  if (events instanceof RedisEventBus) events.markLocal(prefix);
 }
 
 /** Marks `topic` critical on a Redis bus (see RedisEventBus.markCritical); one process's bus loses nothing. */

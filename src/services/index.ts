@@ -24,7 +24,7 @@ import type { SubscriberLimits } from './publications.ts';
 import { Topics } from './topicBus.ts';
 import type { TopicMap } from './topics.ts';
 import { simulatedChain } from '../infra/chain/simulated.ts';
-import { createOrdersService, EngineOwnership, ensureSystemAccounts, type EngineOwner, type TradingEngine } from './trading/index.ts';
+import { createOrdersService, EngineOwnership, ensureSystemAccounts, TRADING_LOCAL_TOPICS, type EngineOwner, type TradingEngine } from './trading/index.ts';
 
 /** What every service may depend on; tests build it from real parts configured per test. */
 export interface ServiceDeps {
@@ -72,7 +72,7 @@ export async function createServices(deps: ServiceDeps) {
   const db = deps.database.prisma;
   const { clock, store, pageTokens } = deps;
   // Every service publishes and subscribes through this one, each area seeing its own topics.
-  const topics = new Topics<TopicMap>(store.events, store.keyPrefix, deps.subscriberLimits);
+  const topics = new Topics<TopicMap>(store.events, store.keyPrefix, deps.subscriberLimits, TRADING_LOCAL_TOPICS);
   // One process owns the books and balances of a database (docs/scaling.md): a second one
   // started on the same database refuses to run rather than become a second writer.
   let engine: TradingEngine | undefined;

@@ -1,4 +1,5 @@
 import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
+import { markLocal } from '../infra/eventBus.ts';
 import { DEFAULT_SUBSCRIBER_LIMITS, Publications, type SubscriberLimits } from './publications.ts';
 
 /**
@@ -35,8 +36,11 @@ export class Topics<M extends TopicSpecs<M>> implements TopicBus<M> {
     events: TypedEventTarget<CustomEvent>,
     private readonly prefix: string,
     limits: SubscriberLimits = DEFAULT_SUBSCRIBER_LIMITS,
+    /** Names whose topics never leave this process (RedisEventBus.markLocal). */
+    local: readonly (keyof M & string)[] = [],
   ) {
     this.publications = new Publications(events, limits);
+    for (const name of local) markLocal(events, topicString(prefix, name, ''));
   }
 
   publish<N extends keyof M & string>(name: N, key: M[N]['key'], payload: M[N]['payload']): void {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isResync, markCritical, RESYNC } from '../../src/infra/eventBus.ts';
+import { Redis } from 'ioredis';
+import { isResync, markCritical, markLocal, RESYNC } from '../../src/infra/eventBus.ts';
 import { openSharedStore, type SharedStore } from '../../src/infra/redis.ts';
 import { RedisServer } from '../helpers/redisServer.ts';
 import { pollUntil } from '../helpers/wait.ts';
@@ -103,6 +104,34 @@ describe('the Redis event bus', () => {
     expect(other[1]).toBe(RESYNC);
     expect(other.slice(2)).toEqual([8, 9, 10]);
   }, 20_000);
+
+  it('a local topic reaches only its own process: nothing is published to Redis, and listening to it subscribes to nothing there', async () => {
+    const [a, b] = [await store(), await store()];
+    markLocal(a.events, 'loc:');
+    markLocal(b.events, 'loc:');
+    // What reaches Redis, seen from outside: every channel of the test's Redis.
+    const spy = new Redis(redis.url);
+    const seen: string[] = [];
+    spy.on('pmessage', (_pattern: string, channel: string) => seen.push(channel));
+    await spy.psubscribe('*');
+    try {
+      const mine = listen(a, 'loc:x');
+      const theirs = listen(b, 'loc:x');
+      const control = listen(b, 'shared6');
+      await pollUntil(async () => (await b.redis!.pubsub('NUMSUB', 'shared6'))[1] === 1, 2_000);
+      expect((await b.redis!.pubsub('NUMSUB', 'loc:x'))[1]).toBe(0);
+      publish(a, 'loc:x', 1);
+      publish(a, 'loc:x', 2);
+      expect(mine).toEqual([1, 2]);
+      // The control goes through Redis after the local messages: once it has arrived, they would have.
+      publish(a, 'shared6', 'after');
+      await pollUntil(() => control.length === 1, 2_000);
+      expect(theirs).toEqual([]);
+      expect(seen).toEqual(['shared6']);
+    } finally {
+      spy.disconnect();
+    }
+  });
 
   it('a process whose subscription was down tells the listeners of its critical topics to resync (what was published meanwhile is gone), and only those', async () => {
     const b = await store();

@@ -11,6 +11,7 @@ export { EngineOwnership, type EngineOwner } from './ownership.ts';
 export { ensureSystemAccounts } from './systemAccounts.ts';
 export type { CreateOrderInput } from './orderInput.ts';
 export type { BalanceEventPayload, PublicTradePayload, TradingTopics } from './streams.ts';
+export { TRADING_LOCAL_TOPICS } from './streams.ts';
 export { type OrderLike, type RiskLegView, type TradeLike } from './views.ts';
 /** GraphQL's Fill still takes its presenter under its former name until it becomes a Prisma type (issue 28). */
 export type { CreateTriggerInput } from './triggerInput.ts';

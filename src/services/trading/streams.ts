@@ -86,6 +86,15 @@ export interface TradingTopics {
   trades: { key: string; payload: PublicTradePayload };
 }
 
+/**
+ * Every topic of trading, each kept in the process that publishes it: one process per
+ * database runs the engine (a second refuses to start, docs/scaling.md), so that process
+ * alone publishes these topics and serves their subscribers, and a copy sent to Redis would
+ * reach no one. A record, so a topic added to TradingTopics cannot be left out.
+ */
+const LOCAL_TOPICS: Record<keyof TradingTopics, true> = { orders: true, fills: true, triggers: true, balances: true, book: true, trades: true };
+export const TRADING_LOCAL_TOPICS = Object.keys(LOCAL_TOPICS) as (keyof TradingTopics)[];
+
 /** The private streams: an account's topics, each resumable from the journal. */
 export type PrivateStream = 'orders' | 'fills' | 'triggers' | 'balances';
 /** The public streams of a market. */
