@@ -52,6 +52,8 @@ interface Stage {
   p50: number;
   p99: number;
   cpu: number;
+  /** The socket clients' process (on the same cores), while it runs. */
+  clientCpu?: number;
   framesPerSocket?: number;
 }
 
@@ -100,13 +102,19 @@ export async function run(): Promise<string> {
       latencies.sort((a, b) => a - b);
       return { n: latencies.length, refused: [...refused].map(([status, n]) => `${n} × ${status}`).join(', ') || '0', p50: q(latencies, 0.5), p99: q(latencies, 0.99) };
     };
-    const stage = async (label: string, sockets: number): Promise<Stage> => {
+    const stage = async (label: string, sockets: number, clientPid?: number): Promise<Stage> => {
       const cpu0 = cpuSeconds(pid);
+      const client0 = clientPid === undefined ? 0 : cpuSeconds(clientPid);
       const t0 = performance.now();
       // CPU over the window the load is offered in, not the wait for the last answers.
       let cpu = NaN;
-      const r = await orders(STAGE_SECONDS, () => (cpu = ((cpuSeconds(pid) - cpu0) / ((performance.now() - t0) / 1000)) * 100));
-      return { label, sockets, orders: r.n, refused: r.refused, p50: r.p50, p99: r.p99, cpu };
+      let clientCpu: number | undefined;
+      const r = await orders(STAGE_SECONDS, () => {
+        const seconds = (performance.now() - t0) / 1000;
+        cpu = ((cpuSeconds(pid) - cpu0) / seconds) * 100;
+        if (clientPid !== undefined) clientCpu = ((cpuSeconds(clientPid) - client0) / seconds) * 100;
+      });
+      return { label, sockets, orders: r.n, refused: r.refused, p50: r.p50, p99: r.p99, cpu, ...(clientCpu === undefined ? {} : { clientCpu }) };
     };
     const openSockets = async () => {
       const child = fork(path.join(import.meta.dirname, 'publicTradeClients.ts'), [], {
@@ -123,6 +131,7 @@ export async function run(): Promise<string> {
       await new Promise((r) => setTimeout(r, 3_000));
       return {
         ready,
+        pid: child.pid as number,
         report: () =>
           new Promise<{ frames: number; errors: number }>((resolve) => {
             child.once('message', (m) => resolve(m as never));
@@ -144,7 +153,7 @@ export async function run(): Promise<string> {
       stages.push(await stage(`round ${round}: no subscribers`, 0));
       const sockets = await openSockets();
       const before = await sockets.report();
-      const loaded = await stage(`round ${round}: ${sockets.ready} sockets on publicTrades${DISTINCT ? ', each its own selection' : ''}`, sockets.ready);
+      const loaded = await stage(`round ${round}: ${sockets.ready} sockets on publicTrades${DISTINCT ? ', each its own selection' : ''}`, sockets.ready, sockets.pid);
       const after = await sockets.report();
       loaded.framesPerSocket = (after.frames - before.frames) / sockets.ready;
       if (after.errors > 0) loaded.label += ` (${after.errors} subscriptions ended with an error)`;
@@ -154,7 +163,7 @@ export async function run(): Promise<string> {
     await pool.close();
 
     const f2 = (x: number) => x.toFixed(2);
-    const rows = stages.map((s) => `| ${s.label} | ${s.orders} | ${s.refused} | ${f2(s.p50)} | ${f2(s.p99)} | ${s.cpu.toFixed(1)} | ${s.framesPerSocket === undefined ? '' : s.framesPerSocket.toFixed(0)} |`);
+    const rows = stages.map((s) => `| ${s.label} | ${s.orders} | ${s.refused} | ${f2(s.p50)} | ${f2(s.p99)} | ${s.cpu.toFixed(1)} | ${s.clientCpu === undefined ? '' : s.clientCpu.toFixed(1)} | ${s.framesPerSocket === undefined ? '' : s.framesPerSocket.toFixed(0)} |`);
     const deltas: string[] = [];
     for (let i = 0; i + 1 < stages.length; i += 2) {
       const [none, loaded] = [stages[i] as Stage, stages[i + 1] as Stage];
@@ -163,10 +172,10 @@ export async function run(): Promise<string> {
     return [
       '### Public trades to many graphql-ws sockets, shared execution (bench/shared-subscriptions.bench.ts)',
       '',
-      `Server: src/main.ts as a child process on PostgreSQL and Redis. Ten traders place BTC-USDC orders over HTTP, open loop at ${ORDER_RATE}/s for ${STAGE_SECONDS} s a stage, each crossing the one before: about ${TRADE_RATE} trades/s. Stages alternate without and with ${SOCKETS} anonymous graphql-ws sockets (another process) on publicTrades BTC-USDC, ${DISTINCT ? 'each with a selection of its own (an alias: nothing shared)' : 'all with the same selection'}. Server CPU: user + system time of the server process over the stage (/proc/<pid>/stat), in % of one core. Order latency from each order's scheduled send. Issue 29's aim: with the sockets, at most 20 points more CPU and at most 1 ms more p50.`,
+      `Server: src/main.ts as a child process on PostgreSQL and Redis. Ten traders place BTC-USDC orders over HTTP, open loop at ${ORDER_RATE}/s for ${STAGE_SECONDS} s a stage, each crossing the one before: about ${TRADE_RATE} trades/s. Stages alternate without and with ${SOCKETS} anonymous graphql-ws sockets (another process) on publicTrades BTC-USDC, ${DISTINCT ? 'each with a selection of its own (an alias: nothing shared)' : 'all with the same selection'}. Server CPU: user + system time of the server process over the stage (/proc/<pid>/stat), in % of one core; socket clients CPU: the same of the process holding the sockets, which shares the machine's cores with the server, PostgreSQL, Redis and the traders. Order latency from each order's scheduled send. Issue 29's aim: with the sockets, at most 20 points more CPU and at most 1 ms more p50.`,
       '',
-      '| stage | orders | refused | order p50 ms | order p99 ms | server CPU % | trade frames per socket |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      '| stage | orders | refused | order p50 ms | order p99 ms | server CPU % | socket clients CPU % | trade frames per socket |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
       deltas.join('; '),
