@@ -81,6 +81,9 @@ describe('trading over GraphQL with a graphql-ws subscriber', () => {
     await done;
     await client.dispose();
     await bookDone;
+    // Trades and book deltas are paced each on its own (at most one write per 100 ms per
+    // selection): the last delta can come before a trade still waiting for its interval.
+    await pollUntil(() => trades.length >= 2, 5_000);
     await market.dispose();
     expect(deltas.map((d) => BigInt(d.sequence))).toEqual([snapshotSequence + 1n, snapshotSequence + 2n, snapshotSequence + 3n]);
     expect(deltas.map((d) => d.asks)).toEqual([[{ price: '2500', qty: '2' }], [{ price: '2500', qty: '1' }], [{ price: '2500', qty: '0' }]]);
