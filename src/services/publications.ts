@@ -32,7 +32,8 @@ export function publicationListeners(target: object): number {
 /**
  * The events committed groups release, sent as one message per topic per group: events
  * are queued as a commit's callbacks run and sent together in a microtask after the last
- * of them, so a busy group costs one Redis PUBLISH per topic instead of one per event.
+ * of them, so a busy group costs one dispatch per topic instead of one per event (and one
+ * Redis PUBLISH, for a topic that is not kept in the process: RedisEventBus.markLocal).
  * Subscribers get the events one at a time, in order, each from a queue of its own that
  * is bounded: a subscriber that falls behind is cut off, so it never slows the others nor
  * throws into the publisher.
